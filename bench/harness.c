@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "harness.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "counters.h"
+
+static volatile sig_atomic_t child_exited;
+static bool reaped;
+static int reaped_status;
+
+int bench_fail(struct bench *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (b->shared->error[0])
+		return -EPROTO;
+	va_start(ap, fmt);
+	vsnprintf(b->shared->error, sizeof(b->shared->error), fmt, ap);
+	va_end(ap);
+	return -EPROTO;
+}
+
+static void on_sigchld(int sig)
+{
+	child_exited = 1;
+}
+
+void watch_target_exit(void)
+{
+	struct sigaction sa = { .sa_handler = on_sigchld };	/* no SA_RESTART: blocked calls return EINTR */
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGCHLD, &sa, NULL);
+}
+
+bool target_exited(void)
+{
+	return child_exited;
+}
+
+void harness_target_reaped(struct bench *b, int status)
+{
+	reaped = true;
+	reaped_status = status;
+}
+
+/* Cost of the timing itself: a back-to-back pair of clock reads. */
+static int64_t timer_overhead(void)
+{
+	int64_t best = INT64_MAX;
+
+	for (int i = 0; i < 1000; i++) {
+		int64_t t0 = now_ns(), t1 = now_ns();
+
+		if (t1 - t0 < best)
+			best = t1 - t0;
+	}
+	return best;
+}
+
+static int64_t warm_up(struct bench *b)
+{
+	int64_t n = b->samples_per_rep / 10, t0;
+
+	if (n < 200)
+		n = 200;
+	t0 = now_ns();
+	for (int64_t i = 0; i < n; i++)
+		if (b->m->check(b, b->m->call(b)))
+			return -1;
+	b->shared->warmup = n;
+	return (now_ns() - t0) / n;
+}
+
+/* The timed loop. Nothing but the call and the clock sits between t0 and t1. */
+static int time_rep(struct bench *b, struct counters *c, int rep, int64_t n)
+{
+	int64_t *samples = b->shared->samples + rep * b->per_rep_cap;
+	struct rep_result *r = &b->shared->rep[rep];
+	struct counters_value v;
+	int64_t cpu0, wall0;
+
+	counters_start(c);
+	cpu0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+	wall0 = now_ns();
+	for (int64_t i = 0; i < n; i++) {
+		int64_t t0 = now_ns();
+		long ret = b->m->call(b);
+		int64_t t1 = now_ns();
+
+		samples[i] = t1 - t0;
+		if (b->m->check(b, ret))
+			return -EPROTO;
+	}
+	r->wall_ns = now_ns() - wall0;
+	r->cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
+	counters_stop(c, &v);
+	r->iterations = n;
+	r->ctx_switches = v.ctx_switches;
+	r->migrations = v.migrations;
+	r->sup_cpu_ns = v.sup_cpu_ns;
+	return 0;
+}
+
+static __attribute__((noreturn)) void target_main(struct bench *b)
+{
+	struct counters c;
+	int64_t per_rep, warm_ns;
+	int ret;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != b->sup_pid)
+		_exit(1);	/* the supervisor died before we could arm the death signal */
+	b->target_pid = getpid();
+	ret = pin_to(b->cpus[0]);
+	if (ret) {
+		bench_fail(b, "pinning the target to CPU %d: %s", b->cpus[0], strerror(-ret));
+		_exit(1);
+	}
+	/* page faults must not land in the tail (needs CAP_IPC_LOCK or RLIMIT_MEMLOCK) */
+	b->shared->mlocked = mlockall(MCL_CURRENT | MCL_FUTURE) == 0;
+	errno = 0;
+	b->real_value = syscall(b->sys->nr);
+	counters_open(&c, b->sup_pid);
+	b->shared->counters_source = c.source;
+	b->shared->timer_ns = timer_overhead();
+
+	ret = b->m->target_setup ? b->m->target_setup(b) : 0;
+	if (ret) {
+		bench_fail(b, "target setup: %s", strerror(-ret));
+		_exit(1);
+	}
+	warm_ns = warm_up(b);
+	if (warm_ns < 0)
+		_exit(1);
+	per_rep = b->samples_per_rep;
+	if (b->min_time_s > 0 && warm_ns > 0 && b->min_time_s * 1e9 / (double)warm_ns > (double)per_rep)
+		per_rep = (int64_t)(b->min_time_s * 1e9 / (double)warm_ns);
+	if (per_rep > b->per_rep_cap)
+		per_rep = b->per_rep_cap;
+	for (int r = 0; r < b->reps; r++) {
+		if (time_rep(b, &c, r, per_rep))
+			_exit(1);
+		b->shared->reps_done = r + 1;
+	}
+	if (b->m->target_finish)
+		b->m->target_finish(b);
+	counters_close(&c);
+	_exit(0);
+}
+
+static int describe_status(struct bench *b, const char *who, int status)
+{
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	if (WIFSIGNALED(status))
+		return bench_fail(b, "%s killed by signal %d (%s)", who, WTERMSIG(status),
+				  strsignal(WTERMSIG(status)));
+	return bench_fail(b, "%s exited with status %d", who, WEXITSTATUS(status));
+}
+
+static __attribute__((noreturn)) void supervisor_main(struct bench *b)
+{
+	int ret, status;
+	pid_t pid;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	b->sup_pid = getpid();
+	ret = pin_to(b->cpus[1]);
+	if (ret) {
+		bench_fail(b, "pinning the supervisor to CPU %d: %s", b->cpus[1], strerror(-ret));
+		_exit(1);
+	}
+	mlockall(MCL_CURRENT | MCL_FUTURE);
+	ret = b->m->sup_prepare ? b->m->sup_prepare(b) : 0;
+	if (ret) {
+		bench_fail(b, "supervisor setup: %s", strerror(-ret));
+		_exit(1);
+	}
+	pid = fork();
+	if (pid < 0) {
+		bench_fail(b, "fork: %s", strerror(errno));
+		_exit(1);
+	}
+	if (pid == 0)
+		target_main(b);
+	b->target_pid = pid;
+	ret = b->m->supervise ? b->m->supervise(b) : 0;
+	if (ret) {
+		bench_fail(b, "supervisor: %s", strerror(-ret));
+		kill(pid, SIGKILL);
+	}
+	if (!reaped) {
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	} else {
+		status = reaped_status;
+	}
+	if (describe_status(b, "target", status))
+		ret = -EPROTO;
+	_exit(ret ? 1 : 0);
+}
+
+int harness_run(struct bench *b, int timeout_s)
+{
+	struct pollfd pfd;
+	int status, ret;
+	pid_t pid;
+
+	memset(b->shared, 0, sizeof(*b->shared));
+	pid = fork();
+	if (pid < 0)
+		return bench_fail(b, "fork: %s", strerror(errno)), -errno;
+	if (pid == 0)
+		supervisor_main(b);
+
+	pfd.fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	pfd.events = POLLIN;
+	if (pfd.fd < 0) {
+		ret = -errno;
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		return bench_fail(b, "pidfd_open (Linux 5.3) is needed to bound the run: %s", strerror(-ret));
+	}
+	do
+		ret = poll(&pfd, 1, timeout_s * 1000);
+	while (ret < 0 && errno == EINTR);
+	close(pfd.fd);
+	if (ret == 0) {
+		kill(pid, SIGKILL);	/* the target follows: PR_SET_PDEATHSIG */
+		waitpid(pid, NULL, 0);
+		bench_fail(b, "timed out after %d s (a hang in the method; see --timeout)", timeout_s);
+		return -ETIMEDOUT;
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return describe_status(b, "supervisor", status);
+}

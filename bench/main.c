@@ -1,0 +1,514 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * knotif-bench: the round trip of every way to intercept a system call,
+ * side by side in one run, with the ping-pong floor measured beside it.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "check.h"
+#include "counters.h"
+#include "gbjson.h"
+#include "harness.h"
+#include "result.h"
+#include "sysinfo.h"
+
+enum format { FORMAT_CONSOLE, FORMAT_JSON, FORMAT_CSV };
+
+struct options {
+	const char *filter;
+	regex_t filter_re;
+	bool filter_negated;
+	int reps;
+	double min_time_s;
+	enum format format, out_format;
+	const char *out;
+	bool list;
+	bool placements[PLACEMENT_COUNT];
+	const struct syscall_desc *sys;
+	int64_t samples;
+	int timeout_s;
+	const char *samples_out;
+};
+
+static const char usage_text[] =
+"Usage: knotif-bench [OPTION]...\n"
+"Round-trip latency of every way to intercept a system call: seccomp user\n"
+"notification (async/sync wake-up; emulate/continue/addfd replies), ptrace\n"
+"(SECCOMP_RET_TRACE, PTRACE_SYSCALL), SIGSYS (RET_TRAP, Syscall User\n"
+"Dispatch), in-kernel decisions, and the pipe/futex ping-pong floor.\n"
+"\n"
+"  --benchmark_filter=REGEX        run benchmarks whose name matches (a leading\n"
+"                                  '-' runs those that do not)\n"
+"  --benchmark_repetitions=N       repetitions per benchmark (default 5)\n"
+"  --benchmark_min_time=SECONDS    at least this long per repetition ('0.5' or '0.5s')\n"
+"  --benchmark_format=FMT          stdout: console (default), json or csv\n"
+"  --benchmark_out=FILE            also write results to FILE\n"
+"  --benchmark_out_format=FMT      FILE's format: json (default), console or csv\n"
+"  --benchmark_list_tests          print the selected benchmark names and exit\n"
+"  --placement=LIST                comma-separated: same, cross, free (default same,cross)\n"
+"  --syscall=NAME                  the trapped syscall (default getppid)\n"
+"  --samples=N                     timed round trips per repetition (default 5000)\n"
+"  --samples_out=FILE              raw samples as CSV: name,repetition,index,ns\n"
+"  --timeout=SECONDS               per benchmark, before it counts as hung (default 120)\n"
+"  -h, --help                      this text\n"
+"  -V, --version                   version and git sha\n"
+"\n"
+"Names read <method>[/<variant>...]/placement:<same|cross|free>, e.g.\n"
+"unotif/sync/emulate/placement:same. Exit status: 0 all ran (unsupported ones\n"
+"are reported, not failed), 1 a benchmark failed its checks, 2 bad usage.\n"
+"\n"
+"Examples:\n"
+"  knotif-bench                                  the default suite (same, cross)\n"
+"  knotif-bench --benchmark_filter='^unotif/sync' --placement=same\n"
+"  knotif-bench --benchmark_repetitions=9 --benchmark_out=run.json\n";
+
+static int64_t parse_int(const char *flag, const char *s, int64_t lo, int64_t hi)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || end == s || *end || v < lo || v > hi)
+		usage_error("invalid value for %s: '%s' (expected an integer %lld..%lld)", flag, s,
+			    (long long)lo, (long long)hi);
+	return v;
+}
+
+static double parse_seconds(const char *flag, const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (*end == 's')
+		end++;
+	if (errno || end == s || *end || !(v >= 0) || v > 3600)
+		usage_error("invalid value for %s: '%s' (expected seconds, 0..3600, e.g. 0.5s)", flag, s);
+	return v;
+}
+
+static enum format parse_format(const char *flag, const char *s)
+{
+	if (!strcmp(s, "console"))
+		return FORMAT_CONSOLE;
+	if (!strcmp(s, "json"))
+		return FORMAT_JSON;
+	if (!strcmp(s, "csv"))
+		return FORMAT_CSV;
+	usage_error("invalid value for %s: '%s' (expected console, json or csv)", flag, s);
+}
+
+static bool parse_bool(const char *flag, const char *s)
+{
+	if (!s || !strcmp(s, "true") || !strcmp(s, "1"))
+		return true;
+	if (!strcmp(s, "false") || !strcmp(s, "0"))
+		return false;
+	usage_error("invalid value for %s: '%s' (expected true or false)", flag, s);
+}
+
+static void parse_placements(struct options *o, const char *list)
+{
+	char *copy = strdup(list), *save = NULL;
+
+	if (!copy)
+		die("out of memory");
+	memset(o->placements, 0, sizeof(o->placements));
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		enum placement p;
+
+		if (placement_parse(tok, &p))
+			usage_error("invalid value for --placement: '%s' (expected same, cross or free)", tok);
+		o->placements[p] = true;
+	}
+	free(copy);
+	if (!o->placements[0] && !o->placements[1] && !o->placements[2])
+		usage_error("--placement needs at least one of same, cross, free");
+}
+
+enum {
+	OPT_FILTER = 256, OPT_REPS, OPT_MIN_TIME, OPT_FORMAT, OPT_OUT, OPT_OUT_FORMAT, OPT_LIST,
+	OPT_PLACEMENT, OPT_SYSCALL, OPT_SAMPLES, OPT_SAMPLES_OUT, OPT_TIMEOUT,
+};
+
+static void parse_args(struct options *o, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "benchmark_filter", required_argument, NULL, OPT_FILTER },
+		{ "benchmark_repetitions", required_argument, NULL, OPT_REPS },
+		{ "benchmark_min_time", required_argument, NULL, OPT_MIN_TIME },
+		{ "benchmark_format", required_argument, NULL, OPT_FORMAT },
+		{ "benchmark_out", required_argument, NULL, OPT_OUT },
+		{ "benchmark_out_format", required_argument, NULL, OPT_OUT_FORMAT },
+		{ "benchmark_list_tests", optional_argument, NULL, OPT_LIST },
+		{ "placement", required_argument, NULL, OPT_PLACEMENT },
+		{ "syscall", required_argument, NULL, OPT_SYSCALL },
+		{ "samples", required_argument, NULL, OPT_SAMPLES },
+		{ "samples_out", required_argument, NULL, OPT_SAMPLES_OUT },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	*o = (struct options){
+		.reps = 5,
+		.format = FORMAT_CONSOLE,
+		.out_format = FORMAT_JSON,
+		.placements = { [PLACEMENT_SAME] = true, [PLACEMENT_CROSS] = true },
+		.sys = syscall_lookup("getppid"),
+		.samples = 5000,
+		.timeout_s = 120,
+	};
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_FILTER:
+			o->filter = optarg;
+			break;
+		case OPT_REPS:
+			o->reps = (int)parse_int("--benchmark_repetitions", optarg, 1, BENCH_MAX_REPS);
+			break;
+		case OPT_MIN_TIME:
+			o->min_time_s = parse_seconds("--benchmark_min_time", optarg);
+			break;
+		case OPT_FORMAT:
+			o->format = parse_format("--benchmark_format", optarg);
+			break;
+		case OPT_OUT:
+			o->out = optarg;
+			break;
+		case OPT_OUT_FORMAT:
+			o->out_format = parse_format("--benchmark_out_format", optarg);
+			break;
+		case OPT_LIST:
+			o->list = parse_bool("--benchmark_list_tests", optarg);
+			break;
+		case OPT_PLACEMENT:
+			parse_placements(o, optarg);
+			break;
+		case OPT_SYSCALL:
+			o->sys = syscall_lookup(optarg);
+			if (!o->sys)
+				usage_error("invalid value for --syscall: '%s' (expected one of %s)", optarg,
+					    syscall_names());
+			break;
+		case OPT_SAMPLES:
+			o->samples = parse_int("--samples", optarg, 1, 10000000);
+			break;
+		case OPT_SAMPLES_OUT:
+			o->samples_out = optarg;
+			break;
+		case OPT_TIMEOUT:
+			o->timeout_s = (int)parse_int("--timeout", optarg, 1, 86400);
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			exit(0);
+		case 'V':
+			printf("knotif-bench %s (%s)\n", KNOTIF_VERSION, KNOTIF_GIT_SHA);
+			exit(0);
+		case ':':
+			usage_error("option '%s' needs a value (see --help)", argv[optind - 1]);
+		default:
+			usage_error("unknown option '%s' (see --help)", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		usage_error("unexpected argument '%s' (see --help)", argv[optind]);
+	if (o->filter) {
+		const char *re = o->filter;
+		int err;
+
+		o->filter_negated = re[0] == '-';
+		if (o->filter_negated)
+			re++;
+		err = regcomp(&o->filter_re, re, REG_EXTENDED | REG_NOSUB);
+		if (err) {
+			char msg[128];
+
+			regerror(err, &o->filter_re, msg, sizeof(msg));
+			usage_error("invalid value for --benchmark_filter: '%s' (%s)", o->filter, msg);
+		}
+	}
+}
+
+static bool selected(const struct options *o, const char *name)
+{
+	if (!o->filter)
+		return true;
+	return (regexec(&o->filter_re, name, 0, NULL, 0) == 0) != o->filter_negated;
+}
+
+static bool is_floor(const struct method *m)
+{
+	return !strncmp(m->name, "pingpong/", 9);
+}
+
+/* Every benchmark of the run, placement-major; floors run when their placement does. */
+static struct result *plan(const struct options *o, int *count)
+{
+	struct result *res = calloc((size_t)(method_count * PLACEMENT_COUNT), sizeof(*res));
+	int n = 0;
+
+	if (!res)
+		die("out of memory");
+	for (int p = 0; p < PLACEMENT_COUNT; p++) {
+		bool placement_used = false;
+		int first = n;
+
+		if (!o->placements[p])
+			continue;
+		for (int i = 0; i < method_count; i++) {
+			struct result *r = &res[n++];
+			bool default_syscall = !strcmp(o->sys->name, "getppid");
+
+			r->m = methods[i];
+			r->placement = (enum placement)p;
+			snprintf(r->name, sizeof(r->name), "%s%s%s/placement:%s", r->m->name,
+				 default_syscall ? "" : "/syscall:", default_syscall ? "" : o->sys->name,
+				 placement_name(r->placement));
+			r->selected = selected(o, r->name);
+			placement_used |= r->selected;
+		}
+		for (int i = first; i < n; i++)
+			if (!res[i].selected && !(placement_used && is_floor(res[i].m)))
+				res[i].status = RESULT_SKIPPED;
+	}
+	*count = n;
+	return res;
+}
+
+/* 0 when every feature the method needs is there; else the reason. Probed once each. */
+static int features_ok(const struct method *m, char *why, size_t len)
+{
+	static int probed[FEAT_COUNT];	/* 0 unknown, 1 ok, -1 missing */
+	static char reason[FEAT_COUNT][BENCH_ERROR_LEN];
+
+	for (int i = 0; i < 3 && m->needs[i] != FEAT_COUNT; i++) {
+		enum feature f = m->needs[i];
+
+		if (!probed[f])
+			probed[f] = feature_probe(f, reason[f], sizeof(reason[f])) ? -1 : 1;
+		if (probed[f] < 0) {
+			snprintf(why, len, "unsupported: %s", reason[f]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void write_samples(FILE *f, const struct result *r, const struct bench_shared *sh,
+			  int64_t per_rep_cap)
+{
+	for (int rep = 0; rep < sh->reps_done; rep++)
+		for (int64_t i = 0; i < sh->rep[rep].iterations; i++)
+			fprintf(f, "%s,%d,%lld,%lld\n", r->name, rep, (long long)i,
+				(long long)sh->samples[rep * per_rep_cap + i]);
+}
+
+static void run_one(const struct options *o, struct result *r, struct bench *b, FILE *samples_out)
+{
+	char why[BENCH_ERROR_LEN - 16];
+
+	if (placement_cpus(r->placement, r->cpus, why, sizeof(why))) {
+		r->status = RESULT_UNSUPPORTED;
+		snprintf(r->message, sizeof(r->message), "unsupported: %s", why);
+		return;
+	}
+	if (features_ok(r->m, r->message, sizeof(r->message))) {
+		r->status = RESULT_UNSUPPORTED;
+		return;
+	}
+	b->m = r->m;
+	b->placement = r->placement;
+	b->cpus[0] = r->cpus[0];
+	b->cpus[1] = r->cpus[1];
+	if (harness_run(b, o->timeout_s)) {
+		r->status = RESULT_FAILED;
+		snprintf(r->message, sizeof(r->message), "%s", b->shared->error);
+		return;
+	}
+	if (samples_out)
+		write_samples(samples_out, r, b->shared, b->per_rep_cap);
+	r->reps = b->shared->reps_done;
+	r->timer_ns = b->shared->timer_ns;
+	for (int rep = 0; rep < r->reps; rep++)
+		result_add_rep(r, rep, b->shared->samples + rep * b->per_rep_cap, &b->shared->rep[rep]);
+	r->status = RESULT_OK;
+}
+
+static json_t *run_context(const struct options *o, int argc, char **argv, const struct result *res,
+			   int n, const struct bench_shared *last)
+{
+	json_t *ctx = gb_context(argc, argv), *k = json_object_get(ctx, "knotif"), *pl = json_object();
+
+	json_object_set_new(k, "syscall", json_string(o->sys->name));
+	json_object_set_new(k, "samples_per_repetition", json_integer(o->samples));
+	json_object_set_new(k, "repetitions", json_integer(o->reps));
+	json_object_set_new(k, "min_time_s", json_real(o->min_time_s));
+	for (int i = 0; i < n; i++) {
+		if (res[i].status == RESULT_OK && !json_object_get(pl, placement_name(res[i].placement)))
+			json_object_set_new(pl, placement_name(res[i].placement),
+					    json_pack("{s:i,s:i}", "target_cpu", res[i].cpus[0],
+						      "supervisor_cpu", res[i].cpus[1]));
+		if (res[i].status == RESULT_OK && !json_object_get(k, "timer_ns"))
+			json_object_set_new(k, "timer_ns", json_integer(res[i].timer_ns));
+	}
+	json_object_set_new(k, "placements", pl);
+	json_object_set_new(k, "floor", results_floor_context(res, n));
+	json_object_set_new(k, "counters", json_string(counters_source_name(last->counters_source)));
+	json_object_set_new(k, "mlockall", json_boolean(last->mlocked));
+	json_object_set_new(k, "clock_in_vdso", json_boolean(sysinfo_clock_in_vdso()));
+	return ctx;
+}
+
+static void print_console_header(FILE *out, json_t *ctx)
+{
+	json_t *k = json_object_get(ctx, "knotif");
+
+	fprintf(out, "# knotif-bench %s (%s) on %s: Linux %s, %s, %lld CPUs\n",
+		json_string_value(json_object_get(k, "version")),
+		json_string_value(json_object_get(k, "git_sha")),
+		json_string_value(json_object_get(ctx, "host_name")),
+		json_string_value(json_object_get(k, "kernel_release")),
+		json_string_value(json_object_get(k, "cpu_model")),
+		(long long)json_integer_value(json_object_get(ctx, "num_cpus")));
+	fprintf(out, "# syscall %s; %lld repetitions x %lld samples; timer pair %lld ns; counters: %s; "
+		"figures are medians over repetitions\n",
+		json_string_value(json_object_get(k, "syscall")),
+		(long long)json_integer_value(json_object_get(k, "repetitions")),
+		(long long)json_integer_value(json_object_get(k, "samples_per_repetition")),
+		(long long)json_integer_value(json_object_get(k, "timer_ns")),
+		json_string_value(json_object_get(k, "counters")));
+}
+
+static void print_floors(FILE *out, json_t *ctx)
+{
+	json_t *floors = json_object_get(json_object_get(ctx, "knotif"), "floor"), *v;
+	const char *p;
+
+	json_object_foreach(floors, p, v)
+		fprintf(out, "# floor at placement:%s = %s, p50 %.3f µs\n", p,
+			json_string_value(json_object_get(v, "benchmark")),
+			json_real_value(json_object_get(v, "p50")) / 1000.0);
+}
+
+static int emit(FILE *out, enum format fmt, json_t *ctx, json_t *rows, const struct result *res, int n)
+{
+	switch (fmt) {
+	case FORMAT_JSON:
+		return gb_write_json(out, ctx, rows);
+	case FORMAT_CSV:
+		return gb_write_csv(out, rows);
+	default:
+		print_console_header(out, ctx);
+		results_print_console(res, n, out);
+		print_floors(out, ctx);
+		return fflush(out) ? -EIO : 0;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	struct result *res;
+	struct bench b;
+	FILE *samples_out = NULL;
+	json_t *ctx, *rows;
+	int n, ran = 0, failed = 0, total = 0;
+	size_t shared_len;
+
+	knotif_prog = "knotif-bench";
+	cpu_init();
+	parse_args(&o, argc, argv);
+	res = plan(&o, &n);
+	for (int i = 0; i < n; i++)
+		total += res[i].selected;
+	if (o.list) {
+		for (int i = 0; i < n; i++)
+			if (res[i].selected)
+				puts(res[i].name);
+		return 0;
+	}
+	if (!total)
+		usage_error("no benchmark matches --benchmark_filter='%s' (see --benchmark_list_tests)", o.filter);
+
+	memset(&b, 0, sizeof(b));
+	b.sys = o.sys;
+	b.reps = o.reps;
+	b.samples_per_rep = o.samples;
+	b.min_time_s = o.min_time_s;
+	b.per_rep_cap = o.samples;
+	if (o.min_time_s > 0 && (int64_t)(o.min_time_s * 1e9 / 50) > b.per_rep_cap)
+		b.per_rep_cap = (int64_t)(o.min_time_s * 1e9 / 50);	/* room for 50 ns round trips */
+	if (b.per_rep_cap > (64LL << 20) / o.reps)
+		b.per_rep_cap = (64LL << 20) / o.reps;
+	if (b.per_rep_cap < o.samples)
+		usage_error("--samples=%lld x --benchmark_repetitions=%d exceeds 64M samples",
+			    (long long)o.samples, o.reps);
+	shared_len = sizeof(struct bench_shared) + (size_t)(b.per_rep_cap * o.reps) * sizeof(int64_t);
+	b.shared = mmap(NULL, shared_len, PROT_READ | PROT_WRITE,
+			MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (b.shared == MAP_FAILED)
+		die("mmap of %zu bytes for samples: %s", shared_len, strerror(errno));
+	if (o.samples_out) {
+		samples_out = fopen(o.samples_out, "w");
+		if (!samples_out)
+			die("cannot write %s: %s", o.samples_out, strerror(errno));
+		fputs("name,repetition,index,ns\n", samples_out);
+	}
+	if (!sysinfo_clock_in_vdso())
+		fprintf(stderr, "%s: warning: clocksource '%s' has no vDSO path; clock reads are syscalls "
+			"that ptrace-syscall and sud also intercept\n", knotif_prog, sysinfo_clocksource());
+
+	for (int i = 0; i < n; i++) {
+		if (res[i].status == RESULT_SKIPPED)
+			continue;
+		if (isatty(STDERR_FILENO))
+			fprintf(stderr, "\r\033[K[%d/%d] %s", ++ran, n, res[i].name);
+		run_one(&o, &res[i], &b, samples_out);
+		if (res[i].status == RESULT_FAILED) {
+			failed++;
+			fprintf(stderr, "%s%s: %s: %s\n", isatty(STDERR_FILENO) ? "\r\033[K" : "",
+				knotif_prog, res[i].name, res[i].message);
+		}
+	}
+	if (isatty(STDERR_FILENO))
+		fputs("\r\033[K", stderr);
+	if (!b.shared->mlocked)
+		fprintf(stderr, "%s: note: mlockall failed (needs CAP_IPC_LOCK or a larger RLIMIT_MEMLOCK): "
+			"page faults may reach the tail\n", knotif_prog);
+	if (samples_out && fclose(samples_out))
+		die("writing %s: %s", o.samples_out, strerror(errno));
+
+	results_apply_floor(res, n);
+	ctx = run_context(&o, argc, argv, res, n, b.shared);
+	rows = results_to_rows(res, n);
+	if (emit(stdout, o.format, ctx, rows, res, n))
+		die("writing results to stdout failed");
+	if (o.out) {
+		FILE *f = fopen(o.out, "w");
+
+		if (!f)
+			die("cannot write %s: %s", o.out, strerror(errno));
+		if (emit(f, o.out_format, ctx, rows, res, n) || fclose(f))
+			die("writing %s failed", o.out);
+	}
+	json_decref(ctx);
+	json_decref(rows);
+	munmap(b.shared, shared_len);
+	free(res);
+	return failed ? 1 : 0;
+}

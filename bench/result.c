@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "result.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "gbjson.h"
+#include "table.h"
+
+const char *const figure_key[FIG_COUNT] = {
+	[FIG_REAL] = "real_time",
+	[FIG_CPU] = "cpu_time",
+	[FIG_MIN] = "min",
+	[FIG_P50] = "p50",
+	[FIG_P90] = "p90",
+	[FIG_P99] = "p99",
+	[FIG_P999] = "p999",
+	[FIG_MAX] = "max",
+	[FIG_STDDEV] = "stddev",
+	[FIG_OPS] = "items_per_second",
+	[FIG_CS] = "ctx_switches_per_op",
+	[FIG_MIG] = "migrations_per_op",
+	[FIG_SUP_CPU] = "supervisor_cpu_time",
+	[FIG_FLOOR] = "floor_ratio",
+};
+
+static double per_op(int64_t count, int64_t n)
+{
+	return count < 0 || n <= 0 ? NAN : (double)count / (double)n;
+}
+
+void result_add_rep(struct result *r, int rep, int64_t *samples, const struct rep_result *rr)
+{
+	double *f = r->fig[rep];
+	struct summary s;
+
+	summarize(samples, (size_t)rr->iterations, &s);
+	f[FIG_REAL] = s.mean;
+	f[FIG_CPU] = per_op(rr->cpu_ns, rr->iterations);
+	f[FIG_MIN] = (double)s.min;
+	f[FIG_P50] = s.p50;
+	f[FIG_P90] = s.p90;
+	f[FIG_P99] = s.p99;
+	f[FIG_P999] = s.p999;
+	f[FIG_MAX] = (double)s.max;
+	f[FIG_STDDEV] = s.stddev;
+	f[FIG_OPS] = s.mean > 0 ? 1e9 / s.mean : NAN;
+	f[FIG_CS] = per_op(rr->ctx_switches, rr->iterations);
+	f[FIG_MIG] = per_op(rr->migrations, rr->iterations);
+	f[FIG_SUP_CPU] = per_op(rr->sup_cpu_ns, rr->iterations);
+	f[FIG_FLOOR] = NAN;
+	r->iterations = rr->iterations;
+}
+
+static void column(const struct result *r, enum figure f, double *out)
+{
+	for (int i = 0; i < r->reps; i++)
+		out[i] = r->fig[i][f];
+}
+
+double result_headline(const struct result *r, enum figure f)
+{
+	double v[BENCH_MAX_REPS];
+
+	if (r->status != RESULT_OK || r->reps == 0)
+		return NAN;
+	column(r, f, v);
+	return median_of(v, (size_t)r->reps);
+}
+
+static bool is_floor(const struct result *r)
+{
+	return !strncmp(r->m->name, "pingpong/", 9);
+}
+
+/* the fastest ping-pong of this placement; NULL when none ran */
+static const struct result *floor_of(const struct result *res, int n, enum placement p)
+{
+	const struct result *best = NULL;
+
+	for (int i = 0; i < n; i++) {
+		if (res[i].placement != p || !is_floor(&res[i]) || res[i].status != RESULT_OK)
+			continue;
+		if (!best || result_headline(&res[i], FIG_P50) < result_headline(best, FIG_P50))
+			best = &res[i];
+	}
+	return best;
+}
+
+void results_apply_floor(struct result *res, int n)
+{
+	for (int i = 0; i < n; i++) {
+		const struct result *fl = floor_of(res, n, res[i].placement);
+		double floor_p50 = fl ? result_headline(fl, FIG_P50) : NAN;
+
+		for (int rep = 0; rep < res[i].reps; rep++)
+			res[i].fig[rep][FIG_FLOOR] = res[i].fig[rep][FIG_P50] / floor_p50;
+	}
+}
+
+static void add_figures(json_t *row, const double *f)
+{
+	for (int k = FIG_MIN; k < FIG_COUNT; k++)
+		if (!isnan(f[k]))
+			gb_counter(row, figure_key[k], f[k]);
+}
+
+static void add_aggregates(json_t *rows, const struct result *r, int family)
+{
+	static const char *const aggs[] = { "mean", "median", "stddev", "cv" };
+
+	for (size_t a = 0; a < 4; a++) {
+		double agg[FIG_COUNT], v[BENCH_MAX_REPS];
+		json_t *row;
+
+		for (int k = 0; k < FIG_COUNT; k++) {
+			double mean, sd;
+
+			column(r, (enum figure)k, v);
+			mean = mean_of(v, (size_t)r->reps);
+			sd = stddev_of(v, (size_t)r->reps);
+			agg[k] = a == 0 ? mean : a == 1 ? median_of(v, (size_t)r->reps) : a == 2 ? sd : sd / mean;
+		}
+		row = gb_aggregate(r->name, family, aggs[a], r->reps, r->iterations, agg[FIG_REAL], agg[FIG_CPU]);
+		add_figures(row, agg);
+		json_array_append_new(rows, row);
+	}
+}
+
+json_t *results_to_rows(const struct result *res, int n)
+{
+	json_t *rows = json_array();
+	int family = 0;
+
+	for (int i = 0; i < n; i++) {
+		const struct result *r = &res[i];
+
+		if (!r->selected || r->status == RESULT_SKIPPED)
+			continue;
+		if (r->status != RESULT_OK) {
+			json_array_append_new(rows, gb_error(r->name, family++, r->message));
+			continue;
+		}
+		for (int rep = 0; rep < r->reps; rep++) {
+			json_t *row = gb_iteration(r->name, family, rep, r->reps, r->iterations,
+						   r->fig[rep][FIG_REAL], r->fig[rep][FIG_CPU]);
+
+			add_figures(row, r->fig[rep]);
+			json_array_append_new(rows, row);
+		}
+		if (r->reps > 1)
+			add_aggregates(rows, r, family);
+		family++;
+	}
+	return rows;
+}
+
+json_t *results_floor_context(const struct result *res, int n)
+{
+	json_t *floors = json_object();
+
+	for (int p = 0; p < PLACEMENT_COUNT; p++) {
+		const struct result *fl = floor_of(res, n, (enum placement)p);
+
+		if (fl)
+			json_object_set_new(floors, placement_name((enum placement)p),
+					    json_pack("{s:s,s:f}", "benchmark", fl->name,
+						      "p50", result_headline(fl, FIG_P50)));
+	}
+	return floors;
+}
+
+static void fmt_us(char *buf, size_t len, double ns)
+{
+	if (isnan(ns))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.3f", ns / 1000.0);
+}
+
+static void fmt_num(char *buf, size_t len, int decimals, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.*f", decimals, v);
+}
+
+void results_print_console(const struct result *res, int n, FILE *out)
+{
+	static const char *const headers[] = {
+		"Benchmark", "p50 µs", "mean µs", "σ µs", "min µs", "p90 µs", "p99 µs", "p99.9 µs",
+		"max µs", "ops/s", "cs/op", "×floor", "cv %",
+	};
+	static const enum figure us_cols[] = { FIG_P50, FIG_REAL, FIG_STDDEV, FIG_MIN, FIG_P90,
+					       FIG_P99, FIG_P999, FIG_MAX };
+	struct table *t = table_new(13, headers, "lrrrrrrrrrrrr");
+	char cells[13][200], note[BENCH_ERROR_LEN + 200];
+
+	for (int i = 0; i < n; i++) {
+		const struct result *r = &res[i];
+		const char *row[13];
+		double v[BENCH_MAX_REPS];
+
+		if (!r->selected || r->status == RESULT_SKIPPED)
+			continue;
+		if (r->status != RESULT_OK) {
+			snprintf(note, sizeof(note), "%s  %s%s", r->name,
+				 r->status == RESULT_FAILED ? "FAILED: " : "", r->message);
+			table_add_note(t, note);
+			continue;
+		}
+		snprintf(cells[0], sizeof(cells[0]), "%s", r->name);
+		for (size_t c = 0; c < 8; c++)
+			fmt_us(cells[c + 1], sizeof(cells[0]), result_headline(r, us_cols[c]));
+		fmt_num(cells[9], sizeof(cells[0]), 0, result_headline(r, FIG_OPS));
+		fmt_num(cells[10], sizeof(cells[0]), 2, result_headline(r, FIG_CS));
+		fmt_num(cells[11], sizeof(cells[0]), 2, result_headline(r, FIG_FLOOR));
+		column(r, FIG_REAL, v);
+		fmt_num(cells[12], sizeof(cells[0]), 1,
+			r->reps > 1 ? 100 * stddev_of(v, (size_t)r->reps) / mean_of(v, (size_t)r->reps) : NAN);
+		for (int c = 0; c < 13; c++)
+			row[c] = cells[c];
+		table_add(t, row);
+	}
+	table_print(t, out);
+	table_free(t);
+}

@@ -1,0 +1,89 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# vm-run.sh MODE BZIMAGE INITRAMFS OUTDIR LABEL PATCHES_TXT
+#
+# Boot BZIMAGE under QEMU with INITRAMFS (kernel/vm/init) in MODE (test or
+# bench). The console goes to OUTDIR/console.log; TAP lines are echoed here.
+# Exits non-zero on any "not ok", a missing end marker (crash, hang, timeout)
+# or a non-zero guest status. Bench JSON (guest ttyS1) is split into OUTDIR.
+#
+# Environment: QEMU, ACCEL (tcg|kvm), VM_TIMEOUT (s), VM_MEM, VM_CPUS,
+# BENCH_SAMPLES, BENCH_REPS.
+set -euo pipefail
+
+mode=$1 kernel=$2 initrd=$3 out=$4 label=$5 patches=$6
+QEMU=${QEMU:-qemu-system-x86_64}
+ACCEL=${ACCEL:-tcg}
+VM_TIMEOUT=${VM_TIMEOUT:-900}
+VM_MEM=${VM_MEM:-1G}
+
+rm -rf "$out"
+mkdir -p "$out"
+
+append="console=ttyS0 panic=-1 oops=panic nokaslr knotif.mode=$mode"
+qargs=(-accel "$ACCEL" -m "$VM_MEM" -nographic -no-reboot
+	-kernel "$kernel" -initrd "$initrd"
+	-serial mon:stdio -serial "file:$out/ttyS1.txt"
+)
+# -cpu max for KASAN/kfence-friendly features where TCG supports them
+qargs+=(-cpu max)
+if [ "$mode" = bench ]; then
+	# one vCPU: supervisor and target on the same CPU; guest time counts
+	# instructions, so round trips repeat exactly between runs.
+	qargs+=(-smp 1 -icount shift=0,sleep=off)
+	append+=" knotif.samples=${BENCH_SAMPLES:-2000} knotif.reps=${BENCH_REPS:-5}"
+else
+	qargs+=(-smp "${VM_CPUS:-2}")
+fi
+qargs+=(-append "$append")
+
+kver=$(strings "$kernel" 2>/dev/null | grep -m1 -E '^[0-9]+\.[0-9]+\.[0-9]+.* \(' || true)
+{
+	echo "label: $label"
+	echo "kernel: $kernel"
+	echo "kernel_version: $kver"
+	echo "bzimage_sha256: $(sha256sum < "$kernel" | cut -c1-16)"
+	echo "qemu: $($QEMU --version | head -1)"
+	echo "qemu_args: ${qargs[*]}"
+	echo "patches:"
+	sed 's/^/  /' "$patches"
+} > "$out/meta.txt"
+
+echo "  VM      $mode: $label ($ACCEL, timeout ${VM_TIMEOUT}s)"
+t0=$(date +%s)
+set +e
+timeout --foreground -k 10 "$VM_TIMEOUT" "$QEMU" "${qargs[@]}" </dev/null 2>&1 |
+	tr -d '\r' | tee "$out/console.log" |
+	grep --line-buffered -E '^(TAP version|1\.\.|ok |not ok |#[[:space:]]*(unsupported|SKIP|FAIL|PASSED|FAILED|Totals|KNOTIF-RC)|# dmesg:|KNOTIF-(BEGIN|END)|Kernel panic|unsupported:)'
+qrc=${PIPESTATUS[0]}
+set -e
+secs=$(( $(date +%s) - t0 ))
+echo "vm_seconds: $secs" >> "$out/meta.txt"
+
+if [ -s "$out/ttyS1.txt" ]; then
+	tr -d '\r' < "$out/ttyS1.txt" | awk -v dir="$out" '
+		/^=== KNOTIF-FILE / { f = dir "/" $3; next }
+		/^=== KNOTIF-EOF/ { close(f); f = ""; next }
+		f != "" { print > f }'
+fi
+
+fail=0
+if [ $qrc -eq 124 ] || [ $qrc -eq 137 ]; then
+	echo "not ok - vm: timed out after ${VM_TIMEOUT}s"
+	fail=1
+fi
+end=$(grep -E '^KNOTIF-END rc=' "$out/console.log" | tail -1 || true)
+if [ -z "$end" ]; then
+	echo "not ok - vm: no end marker (kernel crash or hang); see $out/console.log"
+	tail -30 "$out/console.log" | sed 's/^/# /'
+	fail=1
+elif [ "$end" != "KNOTIF-END rc=0" ]; then
+	fail=1
+fi
+nok=$(grep -cE '^[[:space:]]*not ok ' "$out/console.log" || true)
+pass=$(grep -cE '^ok ' "$out/console.log" || true)
+skip=$(grep -cE '^ok .*# SKIP' "$out/console.log" || true)
+[ "$nok" -eq 0 ] || fail=1
+echo "  VM      $mode: $label: $pass ok ($skip skipped), $nok not ok, ${secs}s; log $out/console.log"
+exit $fail

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "kernel_features.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "compat.h"
+#include "filter.h"
+
+static const struct {
+	const char *name;
+	const char *needs;	/* what a kernel without it lacks */
+} features[FEAT_COUNT] = {
+	[FEAT_SECCOMP_FILTER] = { "seccomp-filter", "seccomp filters need CONFIG_SECCOMP_FILTER" },
+	[FEAT_RET_ERRNO] = { "ret-errno", "SECCOMP_RET_ERRNO is not available" },
+	[FEAT_RET_TRAP] = { "ret-trap", "SECCOMP_RET_TRAP is not available" },
+	[FEAT_RET_TRACE] = { "ret-trace", "SECCOMP_RET_TRACE is not available" },
+	[FEAT_USER_NOTIF] = { "user-notif", "SECCOMP_RET_USER_NOTIF needs Linux 5.0" },
+	[FEAT_NOTIF_CONTINUE] = { "notif-continue", "SECCOMP_USER_NOTIF_FLAG_CONTINUE needs Linux 5.5" },
+	[FEAT_ADDFD_SEND] = { "addfd-send", "SECCOMP_ADDFD_FLAG_SEND needs Linux 5.14" },
+	[FEAT_WAIT_KILLABLE] = { "wait-killable", "SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV needs Linux 5.19" },
+	[FEAT_SYNC_WAKE_UP] = { "sync-wake-up", "SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP needs Linux 6.6" },
+	[FEAT_SUD] = { "syscall-user-dispatch", "Syscall User Dispatch needs Linux 5.11 (CONFIG_GENERIC_ENTRY)" },
+	[FEAT_PTRACE] = { "ptrace", "ptrace is disabled (kernel.yama.ptrace_scope=3)" },
+};
+
+const char *feature_name(enum feature f)
+{
+	return f < FEAT_COUNT ? features[f].name : "?";
+}
+
+static int action_avail(uint32_t action)
+{
+	return syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) ? -errno : 0;
+}
+
+/* The probes below need a listener; they run in a child that never calls the trapped syscall. */
+static int listener_probe(enum feature f)
+{
+	int trapped = SYS_getppid;
+	unsigned int flags = SECCOMP_FILTER_FLAG_NEW_LISTENER;
+	int listener, ret = 0;
+
+	if (f == FEAT_WAIT_KILLABLE)
+		flags |= SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV;
+	listener = filter_install(&trapped, 1, SECCOMP_RET_USER_NOTIF, flags);
+	if (listener < 0)
+		return listener;
+	if (f == FEAT_SYNC_WAKE_UP) {
+		if (ioctl(listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP))
+			ret = -errno;
+	} else if (f == FEAT_NOTIF_CONTINUE) {
+		/* A kernel that knows the flag checks the (bogus) id next: ENOENT. */
+		struct seccomp_notif_resp resp = { .id = ~0ULL, .flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE };
+
+		if (ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp) == 0 || errno != ENOENT)
+			ret = -EINVAL;
+	} else if (f == FEAT_ADDFD_SEND) {
+		struct seccomp_notif_addfd addfd = { .id = ~0ULL, .flags = SECCOMP_ADDFD_FLAG_SEND, .srcfd = listener };
+
+		if (ioctl(listener, SECCOMP_IOCTL_NOTIF_ADDFD, &addfd) == 0 || errno != ENOENT)
+			ret = -EINVAL;
+	}
+	return ret;
+}
+
+static int probe_in_child(enum feature f)
+{
+	int *result = mmap(NULL, sizeof(int), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	int status, ret;
+	pid_t pid;
+
+	if (result == MAP_FAILED)
+		return -errno;
+	*result = -ECHILD;
+	pid = fork();
+	if (pid < 0) {
+		ret = -errno;
+		munmap(result, sizeof(int));
+		return ret;
+	}
+	if (pid == 0) {
+		*result = listener_probe(f);
+		_exit(0);
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	ret = *result;
+	munmap(result, sizeof(int));
+	return ret;
+}
+
+static int ptrace_allowed(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/yama/ptrace_scope", "r");
+	int scope = 0;
+
+	if (!f)
+		return 0;	/* no Yama: classic ptrace rules, a parent may trace its child */
+	if (fscanf(f, "%d", &scope) != 1)
+		scope = 0;
+	fclose(f);
+	return scope >= 3 ? -EPERM : 0;
+}
+
+static int probe(enum feature f)
+{
+	int ret;
+
+	switch (f) {
+	case FEAT_SECCOMP_FILTER:
+		return action_avail(SECCOMP_RET_ALLOW);
+	case FEAT_RET_ERRNO:
+		return action_avail(SECCOMP_RET_ERRNO);
+	case FEAT_RET_TRAP:
+		return action_avail(SECCOMP_RET_TRAP);
+	case FEAT_RET_TRACE:
+		return action_avail(SECCOMP_RET_TRACE);
+	case FEAT_USER_NOTIF:
+		return action_avail(SECCOMP_RET_USER_NOTIF);
+	case FEAT_NOTIF_CONTINUE:
+	case FEAT_ADDFD_SEND:
+	case FEAT_WAIT_KILLABLE:
+	case FEAT_SYNC_WAKE_UP:
+		ret = action_avail(SECCOMP_RET_USER_NOTIF);
+		return ret ? ret : probe_in_child(f);
+	case FEAT_SUD:
+		return prctl(PR_SET_SYSCALL_USER_DISPATCH, PR_SYS_DISPATCH_OFF, 0, 0, 0) ? -errno : 0;
+	case FEAT_PTRACE:
+		return ptrace_allowed();
+	default:
+		return -EINVAL;
+	}
+}
+
+int feature_probe(enum feature f, char *why, size_t why_len)
+{
+	int ret;
+
+	if (f >= FEAT_COUNT) {
+		snprintf(why, why_len, "unknown feature %d", (int)f);
+		return -EINVAL;
+	}
+	ret = probe(f);
+	if (ret)
+		snprintf(why, why_len, "%s (probe: %s)", features[f].needs, strerror(-ret));
+	return ret;
+}
