@@ -1,0 +1,480 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * unotif-roundtrip: SECCOMP_RET_USER_NOTIF emulate round trips through the
+ * listener APIs of the knotif kernel series, for vm-bench's A/B runs:
+ *
+ *   unotif/ioctl/emulate          mainline: NEW_LISTENER + NOTIF_RECV/SEND
+ *   unotif/rw/emulate             v3 protocol: read()/write() on the listener
+ *                                 (CONFIG_SECCOMP_USER_NOTIF_RW)
+ *   unotif/ptrace-listener/emulate  listener from PTRACE_SECCOMP_GET_LISTENER,
+ *                                 NOTIF_RECV/SEND
+ *   syscall/getppid/native        the same syscall without a filter
+ *
+ * The target times each trapped getppid() with CLOCK_MONOTONIC on its own
+ * side; supervisor and target are pinned to the same CPU (placement:same).
+ * Output: Google Benchmark JSON (lib/gbjson), one iteration row per
+ * repetition with p50/p90/p99/min/max counters, then mean/median/stddev/cv.
+ * A kernel without a variant gives an error row "unsupported: <reason>".
+ *
+ * Usage: unotif-roundtrip [--samples=N] [--benchmark_repetitions=N]
+ *                         [--benchmark_out=FILE] [--benchmark_filter=SUBSTR]
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <sched.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "gbjson.h"
+#include "stats.h"
+
+#ifndef PTRACE_SECCOMP_GET_LISTENER
+#define PTRACE_SECCOMP_GET_LISTENER 0x42f0
+#endif
+
+#ifndef SECCOMP_NOTIF_RW_RESP_SIZE_VER0
+struct seccomp_notif_rw_resp {
+	__u64 id;
+	__s32 error;
+	__u32 __pad0;
+	__s64 val;
+	__u8 return_fd;
+	__u8 __pad1[3];
+	__u32 fd;
+};
+#endif
+
+#define REPLY_VAL 42
+#define WARMUP 200
+#define MAX_REPS 100
+
+enum variant { V_NATIVE, V_IOCTL, V_RW, V_PTRACE };
+
+static const char *const names[] = {
+	[V_NATIVE] = "syscall/getppid/native/placement:same",
+	[V_IOCTL] = "unotif/ioctl/emulate/placement:same",
+	[V_RW] = "unotif/rw/emulate/placement:same",
+	[V_PTRACE] = "unotif/ptrace-listener/emulate/placement:same",
+};
+
+struct shared {
+	int64_t cpu_ns[MAX_REPS];
+	int failed;		/* the target saw a wrong return value */
+	int64_t samples[];	/* reps * samples, ns */
+};
+
+static int pin_cpu0(void)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
+}
+
+static int64_t now_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int trap_getppid(unsigned int flags)
+{
+	struct sock_filter filter[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_getppid, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = 4, .filter = filter };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return -errno;
+	return syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
+}
+
+static int send_fd(int sock, int fd)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
+	char c = 'F';
+	struct iovec iov = { .iov_base = &c, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
+
+	cmsg->cmsg_level = SOL_SOCKET;
+	cmsg->cmsg_type = SCM_RIGHTS;
+	cmsg->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cmsg), &fd, sizeof(int));
+	return sendmsg(sock, &msg, 0) == 1 ? 0 : -errno;
+}
+
+static int recv_fd(int sock)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))];
+	char c;
+	struct iovec iov = { .iov_base = &c, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *cmsg;
+	int fd;
+
+	if (recvmsg(sock, &msg, 0) != 1)
+		return -EPROTO;
+	cmsg = CMSG_FIRSTHDR(&msg);
+	if (!cmsg || cmsg->cmsg_type != SCM_RIGHTS)
+		return -EPROTO;
+	memcpy(&fd, CMSG_DATA(cmsg), sizeof(int));
+	return fd;
+}
+
+/* The target: set up, wait for 'G', then time every getppid(). */
+static void target(enum variant v, int sock, struct shared *sh, int reps,
+		   int samples)
+{
+	long expect = v == V_NATIVE ? (long)getppid() : REPLY_VAL;
+	int i, r, listener;
+	char c;
+
+	if (v == V_IOCTL || v == V_RW) {
+		listener = trap_getppid(SECCOMP_FILTER_FLAG_NEW_LISTENER);
+		if (listener < 0 || send_fd(sock, listener))
+			_exit(2);
+		close(listener);
+	} else if (v == V_PTRACE) {
+		if (trap_getppid(0))
+			_exit(2);
+	}
+	if (write(sock, "R", 1) != 1 || read(sock, &c, 1) != 1 || c != 'G')
+		_exit(3);
+
+	for (i = 0; i < WARMUP; i++)
+		if (syscall(__NR_getppid) != expect)
+			sh->failed = 1;
+	for (r = 0; r < reps; r++) {
+		int64_t *s = sh->samples + (size_t)r * samples;
+		int64_t c0 = now_ns(CLOCK_PROCESS_CPUTIME_ID);
+
+		for (i = 0; i < samples; i++) {
+			int64_t t0 = now_ns(CLOCK_MONOTONIC);
+			long ret = syscall(__NR_getppid);
+
+			s[i] = now_ns(CLOCK_MONOTONIC) - t0;
+			if (ret != expect)
+				sh->failed = 1;
+		}
+		sh->cpu_ns[r] = now_ns(CLOCK_PROCESS_CPUTIME_ID) - c0;
+	}
+	_exit(sh->failed ? 4 : 0);
+}
+
+static int serve_ioctl(int listener, long n)
+{
+	struct seccomp_notif req;
+	struct seccomp_notif_resp resp;
+
+	while (n-- > 0) {
+		memset(&req, 0, sizeof(req));
+		if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &req))
+			return -errno;
+		memset(&resp, 0, sizeof(resp));
+		resp.id = req.id;
+		resp.val = REPLY_VAL;
+		if (ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp))
+			return -errno;
+	}
+	return 0;
+}
+
+static int serve_rw(int listener, long n)
+{
+	struct seccomp_notif req;
+	struct seccomp_notif_rw_resp resp;
+
+	while (n-- > 0) {
+		if (read(listener, &req, sizeof(req)) != sizeof(req))
+			return -errno;
+		memset(&resp, 0, sizeof(resp));
+		resp.id = req.id;
+		resp.val = REPLY_VAL;
+		if (write(listener, &resp, sizeof(resp)) != sizeof(resp))
+			return -errno;
+	}
+	return 0;
+}
+
+/* Probe: does the listener speak read()? (EAGAIN when idle, EINVAL if not) */
+static int rw_supported(int listener)
+{
+	struct seccomp_notif req;
+	int fl = fcntl(listener, F_GETFL);
+	int ok;
+
+	fcntl(listener, F_SETFL, fl | O_NONBLOCK);
+	ok = read(listener, &req, sizeof(req)) < 0 && errno == EAGAIN;
+	fcntl(listener, F_SETFL, fl);
+	return ok;
+}
+
+static int get_ptrace_listener(pid_t pid, char *why, size_t len)
+{
+	int listener, status, err;
+
+	if (ptrace(PTRACE_ATTACH, pid, 0, 0)) {
+		snprintf(why, len, "PTRACE_ATTACH: %s", strerror(errno));
+		return -1;
+	}
+	if (waitpid(pid, &status, 0) != pid) {
+		snprintf(why, len, "waitpid: %s", strerror(errno));
+		return -1;
+	}
+	listener = ptrace(PTRACE_SECCOMP_GET_LISTENER, pid, 0, 0);
+	err = errno;
+	ptrace(PTRACE_DETACH, pid, 0, 0);
+	if (listener < 0)
+		snprintf(why, len, "%sPTRACE_SECCOMP_GET_LISTENER (0x%x): %s",
+			 err == EIO ? "unsupported: " : "",
+			 PTRACE_SECCOMP_GET_LISTENER, strerror(err));
+	return listener;
+}
+
+/*
+ * Run one variant. Returns 0 with the samples in @sh, 1 when unsupported
+ * (@why says why), -1 on failure (@why says why).
+ */
+static int run(enum variant v, struct shared *sh, int reps, int samples,
+	       char *why, size_t len)
+{
+	long total = WARMUP + (long)reps * samples;
+	int sock[2], listener = -1, status, ret = 0;
+	pid_t pid;
+	char c;
+
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sock)) {
+		snprintf(why, len, "socketpair: %s", strerror(errno));
+		return -1;
+	}
+	sh->failed = 0;
+	pid = fork();
+	if (pid < 0) {
+		snprintf(why, len, "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		close(sock[0]);
+		target(v, sock[1], sh, reps, samples);
+	}
+	close(sock[1]);
+
+	if (v == V_IOCTL || v == V_RW) {
+		listener = recv_fd(sock[0]);
+		if (listener < 0) {
+			snprintf(why, len, "no listener from the target");
+			ret = -1;
+			goto out_kill;
+		}
+	}
+	if (read(sock[0], &c, 1) != 1 || c != 'R') {
+		snprintf(why, len, "target setup failed");
+		ret = -1;
+		goto out_kill;
+	}
+	if (v == V_PTRACE) {
+		listener = get_ptrace_listener(pid, why, len);
+		if (listener < 0) {
+			ret = strncmp(why, "unsupported", 11) ? -1 : 1;
+			goto out_kill;
+		}
+	}
+	if (v == V_RW && !rw_supported(listener)) {
+		snprintf(why, len, "unsupported: listener read()/write() (CONFIG_SECCOMP_USER_NOTIF_RW)");
+		ret = 1;
+		goto out_kill;
+	}
+	if (write(sock[0], "G", 1) != 1) {
+		snprintf(why, len, "cannot start the target");
+		ret = -1;
+		goto out_kill;
+	}
+
+	if (v == V_RW)
+		ret = serve_rw(listener, total);
+	else if (v != V_NATIVE)
+		ret = serve_ioctl(listener, total);
+	if (ret) {
+		snprintf(why, len, "supervisor: %s", strerror(-ret));
+		ret = -1;
+		goto out_kill;
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status)) {
+		snprintf(why, len, "target failed (status 0x%x)", status);
+		ret = -1;
+	}
+	goto out;
+
+out_kill:
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+out:
+	if (listener >= 0)
+		close(listener);
+	close(sock[0]);
+	return ret;
+}
+
+static void add_rows(json_t *rows, int family, const char *name,
+		     struct shared *sh, int reps, int samples)
+{
+	double real[MAX_REPS], cpu[MAX_REPS];
+	struct summary s;
+	int r;
+
+	for (r = 0; r < reps; r++) {
+		int64_t *v = sh->samples + (size_t)r * samples;
+		json_t *row;
+
+		summarize(v, samples, &s);
+		real[r] = s.mean;
+		cpu[r] = (double)sh->cpu_ns[r] / samples;
+		row = gb_iteration(name, family, r, reps, samples, real[r], cpu[r]);
+		gb_counter(row, "p50_ns", s.p50);
+		gb_counter(row, "p90_ns", s.p90);
+		gb_counter(row, "p99_ns", s.p99);
+		gb_counter(row, "min_ns", (double)s.min);
+		gb_counter(row, "max_ns", (double)s.max);
+		json_array_append_new(rows, row);
+	}
+	json_array_append_new(rows, gb_aggregate(name, family, "mean", reps, samples,
+						 mean_of(real, reps), mean_of(cpu, reps)));
+	json_array_append_new(rows, gb_aggregate(name, family, "median", reps, samples,
+						 median_of(real, reps), median_of(cpu, reps)));
+	json_array_append_new(rows, gb_aggregate(name, family, "stddev", reps, samples,
+						 stddev_of(real, reps), stddev_of(cpu, reps)));
+	json_array_append_new(rows, gb_aggregate(name, family, "cv", reps, samples,
+						 mean_of(real, reps) ? stddev_of(real, reps) / mean_of(real, reps) : 0,
+						 mean_of(cpu, reps) ? stddev_of(cpu, reps) / mean_of(cpu, reps) : 0));
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "samples", required_argument, NULL, 's' },
+		{ "benchmark_repetitions", required_argument, NULL, 'r' },
+		{ "benchmark_out", required_argument, NULL, 'o' },
+		{ "benchmark_filter", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	const char *out = NULL, *filter = NULL;
+	int samples = 2000, reps = 5, opt, v, err = 0;
+	json_t *ctx, *rows;
+	struct shared *sh;
+	size_t size;
+
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 's':
+			samples = atoi(optarg);
+			break;
+		case 'r':
+			reps = atoi(optarg);
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'f':
+			filter = optarg;
+			break;
+		default:
+			fprintf(stderr, "usage: %s [--samples=N] [--benchmark_repetitions=N] "
+				"[--benchmark_out=FILE] [--benchmark_filter=SUBSTR]\n", argv[0]);
+			return opt == 'h' ? 0 : 2;
+		}
+	}
+	if (samples < 1 || reps < 1 || reps > MAX_REPS) {
+		fprintf(stderr, "unotif-roundtrip: need --samples >= 1 and 1 <= --benchmark_repetitions <= %d\n",
+			MAX_REPS);
+		return 2;
+	}
+	if (pin_cpu0())
+		fprintf(stderr, "unotif-roundtrip: warning: cannot pin to CPU 0\n");
+
+	size = sizeof(*sh) + sizeof(int64_t) * (size_t)reps * samples;
+	sh = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED) {
+		perror("unotif-roundtrip: mmap");
+		return 1;
+	}
+	ctx = gb_context(argc, argv);
+	rows = json_array();
+
+	printf("%-48s %12s %12s %12s %8s\n", "# benchmark", "mean ns", "p50 ns", "p99 ns", "cv");
+	for (v = V_NATIVE; v <= V_PTRACE; v++) {
+		char why[256] = "";
+		int ret;
+
+		if (filter && !strstr(names[v], filter))
+			continue;
+		ret = run(v, sh, reps, samples, why, sizeof(why));
+		if (ret) {
+			fprintf(stderr, "%s: %s\n", names[v], why);
+			json_array_append_new(rows, gb_error(names[v], v, why));
+			if (ret < 0)
+				err = 1;
+			continue;
+		}
+		add_rows(rows, v, names[v], sh, reps, samples);
+		{
+			struct summary all;
+			double m[MAX_REPS];
+			int r;
+
+			for (r = 0; r < reps; r++) {
+				summarize(sh->samples + (size_t)r * samples, samples, &all);
+				m[r] = all.mean;
+			}
+			summarize(sh->samples, (size_t)reps * samples, &all);
+			printf("%-48s %12.1f %12.1f %12.1f %7.4f%%\n", names[v],
+			       mean_of(m, reps), all.p50, all.p99,
+			       100 * stddev_of(m, reps) / mean_of(m, reps));
+		}
+	}
+
+	if (out) {
+		FILE *f = fopen(out, "w");
+
+		if (!f || gb_write_json(f, ctx, rows)) {
+			fprintf(stderr, "unotif-roundtrip: cannot write %s\n", out);
+			err = 1;
+		}
+		if (f)
+			fclose(f);
+	}
+	json_decref(ctx);
+	json_decref(rows);
+	return err;
+}
