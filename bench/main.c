@@ -172,7 +172,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 		.timeout_s = 120,
 	};
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_FILTER:
 			o->filter = optarg;
@@ -340,7 +340,7 @@ static void run_one(const struct options *o, struct result *r, struct bench *b, 
 		snprintf(r->message, sizeof(r->message), "%s", b->shared->error);
 		return;
 	}
-	if (samples_out)
+	if (samples_out && r->selected)
 		write_samples(samples_out, r, b->shared, b->per_rep_cap);
 	r->reps = b->shared->reps_done;
 	r->timer_ns = b->shared->timer_ns;

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The output formats: console table, JSON file beside it, CSV, raw samples, test listing.
+. "$(dirname "$0")/lib.sh"
+filter='^(unotif/sync/emulate|pingpong/pipe)/placement:same$'
+
+"$KNOTIF_BENCH" --benchmark_list_tests --benchmark_filter=^unotif/ --placement=same >"$tmp/list" ||
+	fail "list_tests exited $?"
+[ "$(wc -l <"$tmp/list")" = 6 ] || fail "6 unotif variants expected, listed: $(cat "$tmp/list")"
+grep -qx 'unotif/sync/addfd/placement:same' "$tmp/list" || fail "name scheme: $(cat "$tmp/list")"
+[ "$("$KNOTIF_BENCH" --benchmark_list_tests | wc -l)" = 32 ] || fail "default suite is not 16 methods x 2 placements"
+
+"$KNOTIF_BENCH" --samples=300 --benchmark_repetitions=3 --benchmark_filter="$filter" --placement=same \
+	--benchmark_out="$tmp/run.json" --samples_out="$tmp/samples.csv" >"$tmp/console" 2>"$tmp/err" ||
+	fail "console run exited $?: $(cat "$tmp/err")"
+"$CHECK_JSON" "$tmp/run.json" --ok unotif/sync/emulate/placement:same --ok pingpong/pipe/placement:same ||
+	fail "--benchmark_out JSON is invalid"
+grep -q '^Benchmark .*p50 µs.*×floor' "$tmp/console" || fail "console header: $(head -3 "$tmp/console")"
+grep -q '^unotif/sync/emulate/placement:same  ' "$tmp/console" || fail "console row missing"
+grep -q '^# floor at placement:same = pingpong/' "$tmp/console" || fail "console floor line missing"
+# every sample of every repetition, in order, plus the header
+[ "$(wc -l <"$tmp/samples.csv")" = $((2 * 3 * 300 + 1)) ] ||
+	fail "samples_out has $(wc -l <"$tmp/samples.csv") lines, want $((2 * 3 * 300 + 1))"
+head -1 "$tmp/samples.csv" | grep -qx 'name,repetition,index,ns' || fail "samples_out header"
+
+"$KNOTIF_BENCH" --samples=200 --benchmark_repetitions=2 --benchmark_filter="$filter" --placement=same \
+	--benchmark_format=csv >"$tmp/run.csv" 2>"$tmp/err" || fail "csv run exited $?"
+head -1 "$tmp/run.csv" | grep -q '^name,iterations,real_time,cpu_time,time_unit,bytes_per_second,items_per_second,label,error_occurred,error_message,' ||
+	fail "CSV header is not Google Benchmark's: $(head -1 "$tmp/run.csv")"
+# 2 benchmarks x (2 iterations + 4 aggregates) + header
+[ "$(wc -l <"$tmp/run.csv")" = 13 ] || fail "CSV has $(wc -l <"$tmp/run.csv") lines, want 13"
+grep -q '^"unotif/sync/emulate/placement:same_median",' "$tmp/run.csv" || fail "CSV median row missing"
+echo "ok: console, JSON, CSV, samples and listing agree"
