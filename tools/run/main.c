@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * knotif-run: run a command under seccomp user notification, the way a
+ * container runtime's seccomp agent does. The child installs a filter that
+ * turns the chosen system calls into notifications, hands the listener to
+ * us over SCM_RIGHTS, and only then execs the command (execve is in the
+ * default set: the listener must be in our hands before the first trapped
+ * call). We log every call and let it continue.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <linux/seccomp.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "clock.h"
+#include "fdpass.h"
+#include "filter.h"
+#include "kernel_features.h"
+#include "supervise.h"
+#include "table.h"
+
+#define DEFAULT_SYSCALLS "openat,execve,connect"
+
+static const char usage_text[] =
+"Usage: knotif-run [OPTION]... [--] COMMAND [ARG]...\n"
+"Run COMMAND under seccomp user notification: every call to the chosen system\n"
+"calls stops in the kernel, is read and logged here, and continues unchanged.\n"
+"\n"
+"  --syscalls=LIST     comma-separated names to intercept (default " DEFAULT_SYSCALLS ")\n"
+"  --log=FILE          write one line per intercepted call to FILE (default stderr)\n"
+"  --quiet             log nothing (arguments are not read)\n"
+"  --format=FMT        log lines as text (strace-like, default) or json\n"
+"  --summary           at exit, the count of calls per system call\n"
+"  --list-syscalls     print the names --syscalls accepts and exit\n"
+"  -h, --help          this text\n"
+"  -V, --version       version and git sha\n"
+"\n"
+"knotif-run serves the listener until every process that inherited the filter\n"
+"(the command and all its descendants) has exited, then exits with the\n"
+"command's status: its exit code, or 128+N if signal N killed it; 127 if it\n"
+"was not found, 126 if it could not be run; 1 if knotif-run itself failed,\n"
+"2 on bad usage. The command runs with no_new_privs set (set-user-ID bits\n"
+"have no effect), as every unprivileged seccomp filter requires.\n"
+"\n"
+"Examples:\n"
+"  knotif-run -- make -j2                      log opens, execs and connects\n"
+"  knotif-run --quiet --summary -- ls /usr     only the counts\n"
+"  knotif-run --syscalls=execve --format=json --log=exec.jsonl -- sh build.sh\n";
+
+struct options {
+	const struct syscall_args *watched[FILTER_MAX_SYSCALLS];
+	int nwatched;
+	const char *log_path;
+	bool quiet, summary;
+	enum log_format format;
+	char **command;
+};
+
+static void list_syscalls(FILE *out)
+{
+	for (int i = 0; i < syscall_args_count(); i++)
+		fprintf(out, "%s\n", syscall_args_at(i)->name);
+}
+
+static void parse_syscalls(struct options *o, const char *list)
+{
+	char *copy = strdup(list), *save = NULL;
+
+	if (!copy)
+		die("out of memory");
+	o->nwatched = 0;
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const struct syscall_args *sc = syscall_args_by_name(tok);
+		bool dup = false;
+
+		if (!sc)
+			usage_error("unknown system call '%s' in --syscalls (see --list-syscalls)", tok);
+		for (int i = 0; i < o->nwatched; i++)
+			dup |= o->watched[i] == sc;
+		if (!dup)
+			o->watched[o->nwatched++] = sc;	/* the table is shorter than the cap */
+	}
+	free(copy);
+	if (!o->nwatched)
+		usage_error("--syscalls needs at least one system call name");
+}
+
+static void parse_options(struct options *o, int argc, char **argv)
+{
+	enum { OPT_SYSCALLS = 256, OPT_LOG, OPT_QUIET, OPT_FORMAT, OPT_SUMMARY, OPT_LIST };
+	static const struct option longopts[] = {
+		{ "syscalls", required_argument, NULL, OPT_SYSCALLS },
+		{ "log", required_argument, NULL, OPT_LOG },
+		{ "quiet", no_argument, NULL, OPT_QUIET },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "summary", no_argument, NULL, OPT_SUMMARY },
+		{ "list-syscalls", no_argument, NULL, OPT_LIST },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ 0 }
+	};
+	int c;
+
+	parse_syscalls(o, DEFAULT_SYSCALLS);
+	/* '+': the first non-option is the command; its own options are not ours */
+	while ((c = getopt_long(argc, argv, "+:hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_SYSCALLS:
+			parse_syscalls(o, optarg);
+			break;
+		case OPT_LOG:
+			o->log_path = optarg;
+			break;
+		case OPT_QUIET:
+			o->quiet = true;
+			break;
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "text"))
+				o->format = LOG_TEXT;
+			else if (!strcmp(optarg, "json"))
+				o->format = LOG_JSON;
+			else
+				usage_error("invalid value for --format: '%s' (expected text or json)", optarg);
+			break;
+		case OPT_SUMMARY:
+			o->summary = true;
+			break;
+		case OPT_LIST:
+			list_syscalls(stdout);
+			exit(0);
+		case 'h':
+			fputs(usage_text, stdout);
+			exit(0);
+		case 'V':
+			printf("knotif-run %s (%s)\n", KNOTIF_VERSION, KNOTIF_GIT_SHA);
+			exit(0);
+		case ':':
+			usage_error("option '%s' needs a value (see --help)", argv[optind - 1]);
+		default:
+			usage_error("unknown option '%s' (see --help)", argv[optind - 1]);
+		}
+	}
+	if (o->quiet && o->log_path)
+		usage_error("--quiet and --log exclude each other");
+	if (optind >= argc)
+		usage_error("no command to run (see --help)");
+	o->command = argv + optind;
+}
+
+/* In the child: filter, hand the listener over, then exec. Never returns. */
+__attribute__((noreturn))
+static void run_child(const struct options *o, int sock)
+{
+	int nrs[FILTER_MAX_SYSCALLS];
+	int listener, ret, err;
+
+	for (int i = 0; i < o->nwatched; i++)
+		nrs[i] = o->watched[i]->nr;
+	listener = filter_install(nrs, (size_t)o->nwatched, SECCOMP_RET_USER_NOTIF,
+				  SECCOMP_FILTER_FLAG_NEW_LISTENER);
+	if (listener < 0)
+		die("installing the seccomp filter: %s", strerror(-listener));
+	/*
+	 * From here on, a trapped call blocks until the supervisor answers: the
+	 * only calls made before the listener is across are sendmsg and close,
+	 * which --syscalls cannot name.
+	 */
+	ret = fd_send(sock, listener);
+	if (ret)
+		die("handing the listener to the supervisor: %s", strerror(-ret));
+	close(listener);
+	close(sock);
+	execvp(o->command[0], o->command);
+	err = errno;
+	if (err == ENOENT)
+		die_code(127, "%s: command not found", o->command[0]);
+	die_code(126, "%s: %s", o->command[0], strerror(err));
+}
+
+static volatile sig_atomic_t forward_to;
+
+static void forward_signal(int sig)
+{
+	if (forward_to > 0)
+		kill((pid_t)forward_to, sig);
+}
+
+/*
+ * A terminal's ^C and ^\ reach the whole foreground process group, the
+ * command included: we ignore them and keep serving until it is gone.
+ * Signals sent to us alone (kill, a CI job's timeout) are passed on.
+ */
+static void handle_signals(pid_t child)
+{
+	struct sigaction sa = { .sa_handler = forward_signal };
+	static const int forwarded[] = { SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
+
+	forward_to = child;
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
+		sigaction(forwarded[i], &sa, NULL);
+}
+
+static void print_summary(const struct supervisor *s, const struct options *o, FILE *out)
+{
+	static const char *const headers[] = { "syscall", "calls" };
+	struct table *t;
+	int64_t total = 0;
+	char num[32];
+
+	if (o->format == LOG_JSON) {
+		fputs("{\"summary\":{", out);
+		for (int i = 0; i < s->nwatched; i++)
+			fprintf(out, "%s\"%s\":%lld", i ? "," : "", s->watched[i]->name,
+				(long long)s->count[i]);
+		fprintf(out, "},\"gone\":%lld}\n", (long long)s->gone);
+		return;
+	}
+	t = table_new(2, headers, "lr");
+
+	for (int i = 0; i < s->nwatched; i++) {
+		const char *cells[2] = { s->watched[i]->name, num };
+
+		snprintf(num, sizeof(num), "%lld", (long long)s->count[i]);
+		table_add(t, cells);
+		total += s->count[i];
+	}
+	snprintf(num, sizeof(num), "%lld", (long long)total);
+	table_add(t, (const char *const[]){ "total", num });
+	if (s->gone) {
+		char note[96];
+
+		snprintf(note, sizeof(note), "%lld more left before the reply (killed or interrupted)",
+			 (long long)s->gone);
+		table_add_note(t, note);
+	}
+	table_print(t, out);
+	table_free(t);
+}
+
+static int exit_code(int status)
+{
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { .format = LOG_TEXT };
+	struct supervisor s = { .listener = -1 };
+	char why[256];
+	int sock[2], ret;
+	pid_t child;
+
+	knotif_prog = "knotif-run";
+	parse_options(&o, argc, argv);
+	if (feature_probe(FEAT_NOTIF_CONTINUE, why, sizeof(why)))
+		die("unsupported: %s", why);
+	s.log = o.quiet ? NULL : stderr;
+	if (o.log_path) {
+		s.log = fopen(o.log_path, "we");
+		if (!s.log)
+			die("%s: %s", o.log_path, strerror(errno));
+	}
+	if (s.log)
+		setvbuf(s.log, NULL, _IOLBF, 0);	/* whole lines, in order with the command's output */
+	s.format = o.format;
+	s.nwatched = o.nwatched;
+	memcpy(s.watched, o.watched, sizeof(o.watched));
+
+	check_sys(socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sock), "socketpair");
+	s.t0_ns = now_ns();
+	child = fork();
+	check_sys(child, "fork");
+	if (child == 0) {
+		close(sock[0]);
+		run_child(&o, sock[1]);
+	}
+	handle_signals(child);
+	close(sock[1]);
+	s.child = child;
+	s.child_pidfd = (int)syscall(SYS_pidfd_open, child, 0);
+	if (s.child_pidfd < 0)
+		die("pidfd_open: %s (needs Linux 5.3)", strerror(errno));
+	s.listener = fd_recv(sock[0]);
+	close(sock[0]);
+	if (s.listener < 0) {
+		/* the child failed before exec and said why; pass its status on */
+		while (waitpid(child, &s.child_status, 0) < 0 && errno == EINTR)
+			;
+		return exit_code(s.child_status);
+	}
+	ret = supervise(&s);
+	if (ret) {
+		/* the command cannot go on unsupervised: its trapped calls would fail */
+		kill(child, SIGKILL);
+		die("serving the listener: %s", strerror(-ret));
+	}
+	forward_to = 0;
+	if (o.summary)
+		print_summary(&s, &o, s.log ? s.log : stderr);
+	if (s.log && fflush(s.log))
+		die("%s: %s", o.log_path ? o.log_path : "stderr", strerror(errno));
+	return exit_code(s.child_status);
+}

@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "record.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include "target_mem.h"
+
+/* room left in the arena, always leaving one byte for a terminator */
+static char *arena_reserve(struct record *r, size_t *room)
+{
+	*room = sizeof(r->arena) - r->used;
+	return *room ? r->arena + r->used : NULL;
+}
+
+static int take_string(struct record *r, struct target_mem *m, uint64_t addr,
+		       const char **out, int *truncated)
+{
+	size_t room;
+	char *buf = arena_reserve(r, &room);
+	ssize_t n;
+
+	*out = NULL;
+	if (!addr || !buf || room < 2)
+		return 0;
+	if (room > PATH_MAX)
+		room = PATH_MAX;
+	n = target_mem_string(m, addr, buf, room, truncated);
+	if (n == -ENOENT)
+		return n;
+	if (n < 0)
+		return 0;	/* unreadable: the record keeps the address */
+	*out = buf;
+	r->used += (size_t)n + 1;
+	return 0;
+}
+
+static int take_argv(struct record *r, struct target_mem *m, int i)
+{
+	uint64_t ptrs[RECORD_ARGV_MAX + 1];
+	ssize_t n;
+	int count, ret;
+
+	if (!r->raw[i])
+		return 0;
+	n = target_mem_read(m, r->raw[i], ptrs, sizeof(ptrs));
+	if (n < 0)
+		return n == -ENOENT ? n : 0;
+	count = (int)(n / (ssize_t)sizeof(ptrs[0]));
+	for (int k = 0; k < count && k < RECORD_ARGV_MAX; k++) {
+		int truncated;
+		const char *s;
+
+		if (!ptrs[k])
+			return 0;
+		ret = take_string(r, m, ptrs[k], &s, &truncated);
+		if (ret)
+			return ret;
+		if (!s)
+			break;
+		r->arg[i].argv[r->arg[i].argc++] = s;
+		r->arg[i].truncated |= truncated;
+	}
+	if (r->arg[i].argc == RECORD_ARGV_MAX && count == RECORD_ARGV_MAX + 1 &&
+	    !ptrs[RECORD_ARGV_MAX])
+		return 0;
+	r->arg[i].truncated = 1;	/* more entries than we read */
+	return 0;
+}
+
+static void render_sockaddr(struct record *r, int i, const struct sockaddr_storage *ss, size_t len)
+{
+	size_t room;
+	char *buf = arena_reserve(r, &room);
+	char ip[INET6_ADDRSTRLEN];
+	int n;
+
+	if (!buf || len < sizeof(sa_family_t))
+		return;
+	if (ss->ss_family == AF_INET && len >= sizeof(struct sockaddr_in)) {
+		const struct sockaddr_in *in = (const void *)ss;
+
+		inet_ntop(AF_INET, &in->sin_addr, ip, sizeof(ip));
+		n = snprintf(buf, room, "inet %s:%u", ip, ntohs(in->sin_port));
+	} else if (ss->ss_family == AF_INET6 && len >= sizeof(struct sockaddr_in6)) {
+		const struct sockaddr_in6 *in6 = (const void *)ss;
+
+		inet_ntop(AF_INET6, &in6->sin6_addr, ip, sizeof(ip));
+		n = snprintf(buf, room, "inet6 [%s]:%u", ip, ntohs(in6->sin6_port));
+	} else if (ss->ss_family == AF_UNIX) {
+		const struct sockaddr_un *un = (const void *)ss;
+		size_t plen = len - offsetof(struct sockaddr_un, sun_path);
+
+		if (plen == 0)
+			n = snprintf(buf, room, "unix (unnamed)");
+		else if (un->sun_path[0] == '\0')	/* abstract: not NUL-terminated */
+			n = snprintf(buf, room, "unix @%.*s", (int)plen - 1, un->sun_path + 1);
+		else
+			n = snprintf(buf, room, "unix %.*s", (int)strnlen(un->sun_path, plen),
+				     un->sun_path);
+	} else {
+		n = snprintf(buf, room, "family %u", (unsigned int)ss->ss_family);
+	}
+	if (n < 0)
+		return;
+	if ((size_t)n >= room) {
+		r->arg[i].truncated = 1;
+		n = (int)room - 1;
+	}
+	r->arg[i].str = buf;
+	r->used += (size_t)n + 1;
+}
+
+static int take_sockaddr(struct record *r, struct target_mem *m, int i)
+{
+	struct sockaddr_storage ss;
+	uint64_t len = i + 1 < SYSCALL_MAX_ARGS ? r->raw[i + 1] : 0;
+	ssize_t n;
+
+	if (!r->raw[i] || !len)
+		return 0;
+	if (len > sizeof(ss))
+		len = sizeof(ss);
+	memset(&ss, 0, sizeof(ss));
+	n = target_mem_read(m, r->raw[i], &ss, (size_t)len);
+	if (n < 0)
+		return n == -ENOENT ? n : 0;
+	render_sockaddr(r, i, &ss, (size_t)n);
+	return 0;
+}
+
+static int needs_memory(const struct syscall_args *sc)
+{
+	for (int i = 0; i < SYSCALL_MAX_ARGS; i++)
+		if (sc->args[i].kind >= ARG_PATH)
+			return 1;
+	return 0;
+}
+
+int record_take(struct record *r, int listener, const struct seccomp_notif *req,
+		const struct syscall_args *sc, int64_t t_ns)
+{
+	struct target_mem m = { .fd = -1 };
+	int ret = 0;
+
+	r->t_ns = t_ns;
+	r->pid = (pid_t)req->pid;
+	r->sc = sc;
+	r->used = 0;
+	memset(r->arg, 0, sizeof(r->arg));
+	memcpy(r->raw, req->data.args, sizeof(r->raw));
+	if (!needs_memory(sc))
+		return 0;
+	ret = target_mem_open(&m, listener, req->id, r->pid);
+	if (ret == -ENOENT)
+		return ret;
+	if (ret)
+		return 0;	/* no access to its memory (e.g. another user's): addresses only */
+	for (int i = 0; i < SYSCALL_MAX_ARGS && !ret; i++) {
+		switch (sc->args[i].kind) {
+		case ARG_PATH:
+			ret = take_string(r, &m, r->raw[i], &r->arg[i].str, &r->arg[i].truncated);
+			break;
+		case ARG_ARGV:
+			ret = take_argv(r, &m, i);
+			break;
+		case ARG_SOCKADDR:
+			ret = take_sockaddr(r, &m, i);
+			break;
+		default:
+			break;
+		}
+	}
+	target_mem_close(&m);
+	return ret;
+}
+
+/* ---- text: one strace-like line ---- */
+
+struct line {
+	char buf[2 * RECORD_ARENA];
+	size_t len;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void line_add(struct line *l, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (l->len >= sizeof(l->buf) - 1)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(l->buf + l->len, sizeof(l->buf) - l->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		l->len += (size_t)n < sizeof(l->buf) - l->len ? (size_t)n : sizeof(l->buf) - l->len - 1;
+}
+
+/* C-style quoting: a path may hold any byte but NUL */
+static void line_quote(struct line *l, const char *s, int truncated)
+{
+	line_add(l, "\"");
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			line_add(l, "\\%c", *p);
+		else if (*p == '\n')
+			line_add(l, "\\n");
+		else if (*p == '\t')
+			line_add(l, "\\t");
+		else if (*p < 0x20 || *p >= 0x7f)
+			line_add(l, "\\x%02x", *p);
+		else
+			line_add(l, "%c", *p);
+	}
+	line_add(l, truncated ? "\"..." : "\"");
+}
+
+static void text_arg(struct line *l, const struct record *r, int i)
+{
+	const struct syscall_arg *a = &r->sc->args[i];
+	uint64_t v = r->raw[i];
+
+	switch (a->kind) {
+	case ARG_DIRFD:
+		if ((int)v == AT_FDCWD) {
+			line_add(l, "AT_FDCWD");
+			break;
+		}
+		/* fallthrough */
+	case ARG_FD:
+	case ARG_INT:
+		line_add(l, "%d", (int)v);
+		break;
+	case ARG_FLAGS:
+		line_add(l, "%#llx", (unsigned long long)v);
+		break;
+	case ARG_MODE:
+		line_add(l, "%#llo", (unsigned long long)v);
+		break;
+	case ARG_LEN:
+		line_add(l, "%llu", (unsigned long long)v);
+		break;
+	case ARG_PATH:
+		if (r->arg[i].str)
+			line_quote(l, r->arg[i].str, r->arg[i].truncated);
+		else
+			line_add(l, v ? "%#llx" : "NULL", (unsigned long long)v);
+		break;
+	case ARG_SOCKADDR:
+		if (r->arg[i].str)
+			line_add(l, "{%s}", r->arg[i].str);
+		else
+			line_add(l, v ? "%#llx" : "NULL", (unsigned long long)v);
+		break;
+	case ARG_ARGV:
+		if (!r->arg[i].argc && !r->arg[i].truncated) {
+			line_add(l, v ? "%#llx" : "NULL", (unsigned long long)v);
+			break;
+		}
+		line_add(l, "[");
+		for (int k = 0; k < r->arg[i].argc; k++) {
+			line_add(l, k ? ", " : "");
+			line_quote(l, r->arg[i].argv[k], 0);
+		}
+		line_add(l, r->arg[i].truncated ? ", ...]" : "]");
+		break;
+	case ARG_PTR:
+	case ARG_NONE:
+		line_add(l, v ? "%#llx" : "NULL", (unsigned long long)v);
+		break;
+	}
+}
+
+static int write_text(const struct record *r, FILE *out)
+{
+	static struct line l;	/* large; one writer at a time */
+
+	l.len = 0;
+	line_add(&l, "[pid %d] %s(", (int)r->pid, r->sc->name);
+	for (int i = 0; i < SYSCALL_MAX_ARGS && r->sc->args[i].kind != ARG_NONE; i++) {
+		line_add(&l, i ? ", " : "");
+		text_arg(&l, r, i);
+	}
+	line_add(&l, ")\n");
+	return fwrite(l.buf, 1, l.len, out) == l.len ? 0 : -EIO;
+}
+
+/* ---- JSON lines ---- */
+
+/* jansson takes UTF-8 only; other bytes are written escaped, as in the text form */
+static json_t *json_path(const char *s)
+{
+	json_t *j = json_string(s);
+	struct line esc;
+
+	if (j)
+		return j;
+	esc.len = 0;
+	line_quote(&esc, s, 0);
+	esc.buf[esc.len - 1] = '\0';	/* drop the closing quote */
+	return json_string(esc.buf + 1);
+}
+
+static json_t *json_arg(const struct record *r, int i, json_t *truncated)
+{
+	const struct syscall_arg *a = &r->sc->args[i];
+	uint64_t v = r->raw[i];
+
+	if (r->arg[i].truncated)
+		json_array_append_new(truncated, json_string(a->name));
+	switch (a->kind) {
+	case ARG_DIRFD:
+	case ARG_FD:
+	case ARG_INT:
+		return json_integer((int)v);
+	case ARG_PATH:
+	case ARG_SOCKADDR:
+		if (r->arg[i].str)
+			return json_path(r->arg[i].str);
+		return v ? json_integer((json_int_t)v) : json_null();
+	case ARG_ARGV: {
+		json_t *arr;
+
+		if (!r->arg[i].argc && !r->arg[i].truncated)
+			return v ? json_integer((json_int_t)v) : json_null();
+		arr = json_array();
+		for (int k = 0; k < r->arg[i].argc; k++)
+			json_array_append_new(arr, json_path(r->arg[i].argv[k]));
+		return arr;
+	}
+	default:
+		return json_integer((json_int_t)v);
+	}
+}
+
+static int write_json(const struct record *r, FILE *out)
+{
+	json_t *obj = json_object(), *args = json_object(), *truncated = json_array();
+	int ret;
+
+	json_object_set_new(obj, "t_ns", json_integer(r->t_ns));
+	json_object_set_new(obj, "pid", json_integer(r->pid));
+	json_object_set_new(obj, "syscall", json_string(r->sc->name));
+	json_object_set_new(obj, "nr", json_integer(r->sc->nr));
+	for (int i = 0; i < SYSCALL_MAX_ARGS && r->sc->args[i].kind != ARG_NONE; i++)
+		json_object_set_new(args, r->sc->args[i].name, json_arg(r, i, truncated));
+	json_object_set_new(obj, "args", args);
+	if (json_array_size(truncated))
+		json_object_set_new(obj, "truncated", truncated);
+	else
+		json_decref(truncated);
+	ret = json_dumpf(obj, out, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(obj);
+	if (ret || fputc('\n', out) == EOF)
+		return -EIO;
+	return 0;
+}
+
+int record_write(const struct record *r, enum log_format format, FILE *out)
+{
+	return format == LOG_JSON ? write_json(r, out) : write_text(r, out);
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KNOTIF_RUN_RECORD_H
+#define KNOTIF_RUN_RECORD_H
+
+#include <limits.h>
+#include <linux/seccomp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "syscall_args.h"
+
+/* execve's argv: entries and bytes we read before writing "..." */
+#define RECORD_ARGV_MAX 32
+#define RECORD_ARENA (3 * PATH_MAX + 8192)
+
+/*
+ * One intercepted call, with what its pointer arguments held. Taking a
+ * record (reading the target's memory) must happen before the CONTINUE
+ * reply lets the target run on; writing it happens after, so the target
+ * does not wait for our output.
+ */
+struct record {
+	int64_t t_ns;		/* since knotif-run started */
+	pid_t pid;
+	const struct syscall_args *sc;
+	uint64_t raw[SYSCALL_MAX_ARGS];
+	struct {
+		const char *str;	/* PATH, SOCKADDR: what it held; NULL if not read */
+		int truncated;
+		int argc;		/* ARGV */
+		const char *argv[RECORD_ARGV_MAX];
+	} arg[SYSCALL_MAX_ARGS];
+	size_t used;
+	char arena[RECORD_ARENA];
+};
+
+enum log_format { LOG_TEXT, LOG_JSON };
+
+/*
+ * Fills r from a notification. Pointer arguments are read through
+ * /proc/PID/mem; one that cannot be read stays a bare address. Returns 0,
+ * -ENOENT when the notification went away (the target died or was
+ * interrupted), or another -errno.
+ */
+int record_take(struct record *r, int listener, const struct seccomp_notif *req,
+		const struct syscall_args *sc, int64_t t_ns);
+
+/* One line: strace-like text, or a JSON object. Returns -errno on a write error. */
+int record_write(const struct record *r, enum log_format format, FILE *out);
+
+#endif

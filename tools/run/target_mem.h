@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KNOTIF_RUN_TARGET_MEM_H
+#define KNOTIF_RUN_TARGET_MEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/*
+ * Reading a notifying target's memory safely. The pid in a notification may
+ * have been reused by the time /proc/PID/mem is open, and the target may be
+ * gone (killed, or interrupted by a signal) at any point: every step is
+ * followed by SECCOMP_IOCTL_NOTIF_ID_VALID, so what we read is known to
+ * belong to the process that is still waiting on this notification.
+ * Every function returns -ENOENT once the notification is no longer valid.
+ */
+struct target_mem {
+	int fd;			/* /proc/PID/mem, or -1 */
+	int listener;
+	uint64_t id;		/* the notification being served */
+};
+
+int target_mem_open(struct target_mem *m, int listener, uint64_t id, pid_t pid);
+void target_mem_close(struct target_mem *m);
+
+/* len bytes at addr; a short count when the range runs into unmapped memory */
+ssize_t target_mem_read(struct target_mem *m, uint64_t addr, void *buf, size_t len);
+
+/*
+ * The NUL-terminated string at addr into buf (always terminated). Returns
+ * its length, or size - 1 with *truncated set when it did not fit.
+ */
+ssize_t target_mem_string(struct target_mem *m, uint64_t addr, char *buf, size_t size,
+			  int *truncated);
+
+#endif
