@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * knotif-compare: the regression gate. Compares two knotif-bench (Google
+ * Benchmark schema) result files benchmark by benchmark and exits 0 (pass),
+ * 1 (a regression) or 2 (input it cannot judge).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "gbread.h"
+#include "output.h"
+#include "verdict.h"
+
+static const char usage_text[] =
+"Usage: knotif-compare [OPTION]... BASE.json NEW.json\n"
+"Gate NEW against BASE: per benchmark the change in p50, p99 and mean, a\n"
+"Mann-Whitney U test over repetitions (as Google Benchmark's compare.py), and\n"
+"a verdict. A benchmark regresses when the median of the gated figure over\n"
+"its repetitions grows by more than the threshold AND the U test gives\n"
+"p < alpha. Improvements are reported, never failed; error and unsupported\n"
+"rows are listed, not compared.\n"
+"\n"
+"  --metric=FIG        gated figure: floor_ratio (default; p50 over the same\n"
+"                      run's ping-pong floor, so machine speed cancels out),\n"
+"                      real_time (mean), cpu_time, p50 or p99\n"
+"  --threshold=T       fail above this growth: 0.5 or 50% (default 50%;\n"
+"                      1% with --deterministic)\n"
+"  --alpha=A           U test significance level (default 0.05)\n"
+"  --deterministic     results repeat exactly (QEMU -icount runs): tight\n"
+"                      threshold, no U test, default metric p50\n"
+"  --format=FMT        console (default) or json\n"
+"  -h, --help          this text\n"
+"\n"
+"The ping-pong floor rows (pingpong/*) are 1.0 by construction in floor_ratio:\n"
+"they are gated on their p50 when both files come from the same host (and\n"
+"CPU model), and only reported otherwise.\n"
+"\n"
+"Exit status: 0 pass, 1 a regression, 2 unusable input (missing file,\n"
+"malformed JSON, no common benchmarks, nothing that could be gated) or bad\n"
+"usage.\n"
+"\n"
+"Examples:\n"
+"  knotif-compare results/baseline/quick.json new.json\n"
+"  knotif-compare --metric=p50 --threshold=10% --format=json a.json b.json\n"
+"  knotif-compare --deterministic stock.json patched.json\n";
+
+enum format { FORMAT_CONSOLE, FORMAT_JSON };
+
+struct options {
+	struct gate_options gate;
+	bool threshold_given, metric_given;
+	enum format format;
+	const char *base, *new;
+};
+
+static double parse_fraction(const char *flag, const char *s, bool percent_ok)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (percent_ok && end != s && *end == '%') {
+		v /= 100;
+		end++;
+	}
+	if (errno || end == s || *end || !(v > 0) || !isfinite(v))
+		usage_error("invalid value for %s: '%s' (expected a positive number%s)", flag, s,
+			    percent_ok ? ", e.g. 0.5 or 50%" : "");
+	return v;
+}
+
+static void parse_args(struct options *o, int argc, char **argv)
+{
+	enum { OPT_METRIC = 256, OPT_THRESHOLD, OPT_ALPHA, OPT_DETERMINISTIC, OPT_FORMAT };
+	static const struct option longopts[] = {
+		{ "metric", required_argument, NULL, OPT_METRIC },
+		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+		{ "alpha", required_argument, NULL, OPT_ALPHA },
+		{ "deterministic", no_argument, NULL, OPT_DETERMINISTIC },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	*o = (struct options){
+		.gate = { .metric = GB_FLOOR_RATIO, .threshold = 0.5, .alpha = 0.05 },
+	};
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_METRIC:
+			if (gb_figure_parse(optarg, &o->gate.metric))
+				usage_error("invalid value for --metric: '%s' (expected floor_ratio, real_time, cpu_time, p50 or p99)",
+					    optarg);
+			o->metric_given = true;
+			break;
+		case OPT_THRESHOLD:
+			o->gate.threshold = parse_fraction("--threshold", optarg, true);
+			o->threshold_given = true;
+			break;
+		case OPT_ALPHA:
+			o->gate.alpha = parse_fraction("--alpha", optarg, false);
+			if (o->gate.alpha >= 1)
+				usage_error("invalid value for --alpha: '%s' (expected 0 < alpha < 1)", optarg);
+			break;
+		case OPT_DETERMINISTIC:
+			o->gate.deterministic = true;
+			break;
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "console"))
+				o->format = FORMAT_CONSOLE;
+			else if (!strcmp(optarg, "json"))
+				o->format = FORMAT_JSON;
+			else
+				usage_error("invalid value for --format: '%s' (expected console or json)", optarg);
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			exit(0);
+		case ':':
+			usage_error("option '%s' needs a value (see --help)", argv[optind - 1]);
+		default:
+			usage_error("unknown option '%s' (see --help)", argv[optind - 1]);
+		}
+	}
+	if (argc - optind != 2)
+		usage_error("expected BASE.json NEW.json, got %d file argument%s (see --help)",
+			    argc - optind, argc - optind == 1 ? "" : "s");
+	o->base = argv[optind];
+	o->new = argv[optind + 1];
+	if (o->gate.deterministic) {
+		/* instruction-counted runs repeat exactly: any drift is the code */
+		if (!o->threshold_given)
+			o->gate.threshold = 0.01;
+		if (!o->metric_given)
+			o->gate.metric = GB_P50;
+	}
+}
+
+static void load(struct gb_file *f, const char *path)
+{
+	char why[512];
+
+	if (gb_file_load(f, path, why, sizeof(why)))
+		usage_error("%s", why);
+}
+
+/* Facts that make two runs measure different things; said, not failed. */
+static void warn_config(const struct gb_file *b, const struct gb_file *n, const struct options *o,
+			const struct gate_result *r)
+{
+	if (r->few_reps)
+		fprintf(stderr, "%s: warning: %zu benchmark%s compared with fewer than %d repetitions: the U test is unreliable; %d+ recommended\n",
+			knotif_prog, r->few_reps, r->few_reps == 1 ? "" : "s",
+			GATE_OPTIMAL_REPETITIONS, GATE_OPTIMAL_REPETITIONS);
+	if (!r->same_host && o->gate.metric != GB_FLOOR_RATIO && !o->gate.deterministic)
+		fprintf(stderr, "%s: warning: BASE and NEW come from different hosts (%s, %s): absolute %s compares machines, not code; --metric=floor_ratio cancels machine speed\n",
+			knotif_prog, gb_context_str(b, "host_name"), gb_context_str(n, "host_name"),
+			gb_figure_key(o->gate.metric));
+	if (strcmp(gb_knotif_str(b, "syscall"), gb_knotif_str(n, "syscall")))
+		fprintf(stderr, "%s: warning: BASE and NEW trap different syscalls (%s, %s)\n",
+			knotif_prog, gb_knotif_str(b, "syscall"), gb_knotif_str(n, "syscall"));
+}
+
+int main(int argc, char **argv)
+{
+	struct gb_file base, new;
+	struct gate_result r;
+	struct options o;
+	size_t common = 0;
+
+	knotif_prog = "knotif-compare";
+	parse_args(&o, argc, argv);
+	load(&base, o.base);
+	load(&new, o.new);
+	for (size_t i = 0; i < base.count; i++)
+		common += gb_file_find(&new, base.series[i].name) != NULL;
+	if (!common)
+		usage_error("no benchmarks in common between %s (%zu) and %s (%zu)", o.base,
+			    base.count, o.new, new.count);
+	check_ret(gate_compare(&base, &new, &o.gate, &r), "comparing");
+	warn_config(&base, &new, &o, &r);
+	if (o.format == FORMAT_JSON)
+		check_ret(gate_print_json(stdout, &base, &new, &o.gate, &r), "writing JSON");
+	else
+		gate_print_console(stdout, &base, &new, &o.gate, &r);
+	fflush(stdout);
+	if (!r.regressions && !r.gated)
+		usage_error("nothing to gate: %zu common benchmark%s, none comparable (errors, report-only or too few repetitions; see above)",
+			    common, common == 1 ? "" : "s");
+	return r.regressions ? 1 : 0;
+}

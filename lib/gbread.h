@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KNOTIF_GBREAD_H
+#define KNOTIF_GBREAD_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * Reading a result file in Google Benchmark's JSON schema (ours, or any
+ * tool's) back: the iteration rows of each benchmark gathered by name, one
+ * value per repetition, so tools can compare and store runs. Aggregate rows
+ * (_mean, _median, ...) are skipped: they are derived from the iterations.
+ */
+
+/* The per-repetition figures a tool can compare. */
+enum gb_figure {
+	GB_REAL_TIME,		/* mean ns per op over the repetition's samples */
+	GB_CPU_TIME,
+	GB_P50,
+	GB_P99,
+	GB_FLOOR_RATIO,		/* p50 / the same run's ping-pong floor */
+	GB_FIGURE_COUNT
+};
+
+const char *gb_figure_key(enum gb_figure f);	/* the row's key: "real_time", "p50", ... */
+int gb_figure_parse(const char *key, enum gb_figure *f);	/* 0 or -EINVAL */
+
+struct gb_series {
+	const char *name;	/* the rows' "name" (owned by the JSON) */
+	const char *error;	/* error_message of an error row; NULL when it ran */
+	size_t reps;		/* iteration rows */
+	double *fig[GB_FIGURE_COUNT];	/* [reps] each; NAN where a row lacks the key */
+};
+
+struct gb_file {
+	const char *path;
+	json_t *root;		/* the whole document (owned) */
+	json_t *context;	/* root.context, or an empty object */
+	struct gb_series *series;	/* first-appearance order */
+	size_t count;
+};
+
+/*
+ * Loads path ("-" reads stdin). On failure returns -errno (-ENOENT, ...) or
+ * -EINVAL for a file that is not a benchmark result, with one line a
+ * person can act on in why.
+ */
+int gb_file_load(struct gb_file *f, const char *path, char *why, size_t len);
+/* The same, from a document already parsed; takes the reference to root. */
+int gb_file_from_json(struct gb_file *f, json_t *root, const char *path, char *why, size_t len);
+void gb_file_free(struct gb_file *f);
+
+const struct gb_series *gb_file_find(const struct gb_file *f, const char *name);
+
+/* A string under context (key) or context.knotif (knotif_key); "" when absent. */
+const char *gb_context_str(const struct gb_file *f, const char *key);
+const char *gb_knotif_str(const struct gb_file *f, const char *key);
+
+#endif
