@@ -21,7 +21,7 @@ VM_MEM=${VM_MEM:-1G}
 rm -rf "$out"
 mkdir -p "$out"
 
-append="console=ttyS0 panic=-1 oops=panic nokaslr knotif.mode=$mode"
+append="console=ttyS0 quiet panic=-1 nokaslr knotif.mode=$mode"
 qargs=(-accel "$ACCEL" -m "$VM_MEM" -nographic -no-reboot
 	-kernel "$kernel" -initrd "$initrd"
 	-serial mon:stdio -serial "file:$out/ttyS1.txt"

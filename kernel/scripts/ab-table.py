@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""ab-table.py: stock-vs-patched table from two vm-bench output directories.
+
+Each directory (kernel/scripts/vm-run.sh bench) holds meta.txt and the
+Google Benchmark JSON files the guest wrote (unotif-roundtrip.json,
+knotif-bench.json). Rows are matched by name; the table shows the mean of
+the repetitions' means, the spread across repetitions, and the change.
+Reports only: nothing here fails a build.
+"""
+import argparse
+import datetime
+import json
+import os
+import statistics
+import sys
+
+
+def load_meta(d):
+    meta, patches, key = {}, [], None
+    with open(os.path.join(d, "meta.txt")) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.startswith("  ") and key == "patches":
+                patches.append(line.strip())
+                continue
+            if ":" in line:
+                key, _, val = line.partition(":")
+                meta[key.strip()] = val.strip()
+    meta["patches"] = patches
+    return meta
+
+
+def load_rows(d):
+    """name -> {"means": [...], "p50": [...], "p99": [...], "error": str}"""
+    rows, docs = {}, {}
+    for fn in sorted(os.listdir(d)):
+        if not fn.endswith(".json"):
+            continue
+        with open(os.path.join(d, fn)) as f:
+            doc = json.load(f)
+        docs[fn] = doc
+        for b in doc.get("benchmarks", []):
+            name = b.get("run_name", b.get("name"))
+            r = rows.setdefault(name, {"means": [], "p50": [], "p99": [],
+                                       "error": None, "source": fn})
+            if b.get("error_occurred"):
+                r["error"] = b.get("error_message", "error")
+                continue
+            if b.get("run_type") != "iteration":
+                continue
+            scale = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
+            r["means"].append(b["real_time"] * scale)
+            for k in ("p50", "p99"):
+                for key in (k + "_ns", k):
+                    if key in b:
+                        r[k].append(b[key])
+                        break
+    return rows, docs
+
+
+def fmt(v):
+    return "-" if v is None else f"{v:,.1f}"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--stock", required=True)
+    ap.add_argument("--patched", required=True)
+    ap.add_argument("--series", required=True)
+    ap.add_argument("--out-md", required=True)
+    ap.add_argument("--out-json", required=True)
+    a = ap.parse_args()
+
+    ms, mp = load_meta(a.stock), load_meta(a.patched)
+    rs, ds = load_rows(a.stock)
+    rp, dp = load_rows(a.patched)
+    if not rs or not rp:
+        print("ab-table: no benchmark JSON from the guest (see console.log)", file=sys.stderr)
+        return 1
+
+    out = []
+    out.append("<!-- SPDX-License-Identifier: GPL-2.0 -->")
+    out.append("# Stock vs patched: seccomp user-notification round trip under QEMU -icount")
+    out.append("")
+    out.append("Produced by `make -f Makefile.kernel vm-bench` "
+               f"on {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}; "
+               "do not edit by hand.")
+    out.append("")
+    out.append("Guest time counts instructions (`-icount shift=0,sleep=off`, 1 ns = 1 "
+               "instruction), one vCPU: supervisor and target share the CPU. Times are "
+               "per round trip, measured by the target with CLOCK_MONOTONIC; *mean* is "
+               "the mean of the repetitions' means, *cv* their coefficient of variation.")
+    out.append("")
+    out.append(f"- stock: `{ms.get('kernel_version', '?')}` (bzImage {ms.get('bzimage_sha256', '?')})")
+    out.append(f"- patched: `{mp.get('kernel_version', '?')}` (bzImage {mp.get('bzimage_sha256', '?')}), "
+               f"series `{os.path.relpath(a.series)}`:")
+    for p in mp["patches"]:
+        out.append(f"  - `{p}`")
+    out.append(f"- {mp.get('qemu', '?')}: `{mp.get('qemu_args', '?')}`")
+    out.append("- patched kernel: tracepoints compiled in and disabled; "
+               "CONFIG_SECCOMP_USER_NOTIF_RW=y")
+    out.append("")
+    out.append("| benchmark | stock mean ns | cv | patched mean ns | cv | change |")
+    out.append("|---|---:|---:|---:|---:|---:|")
+    table = []
+    for name in sorted(set(rs) | set(rp)):
+        s, p = rs.get(name), rp.get(name)
+
+        def stat(r):
+            if not r or r["error"] or not r["means"]:
+                return None, None
+            m = statistics.fmean(r["means"])
+            cv = statistics.stdev(r["means"]) / m if len(r["means"]) > 1 else 0.0
+            return m, cv
+        sm, scv = stat(s)
+        pm, pcv = stat(p)
+        change = (pm / sm - 1) * 100 if sm and pm else None
+        note = ""
+        if sm is None and s and s["error"]:
+            note = s["error"]
+        if pm is None and p and p["error"]:
+            note = p["error"]
+        table.append({"name": name, "stock_mean_ns": sm, "stock_cv": scv,
+                      "patched_mean_ns": pm, "patched_cv": pcv,
+                      "change_percent": change,
+                      "stock_error": s and s["error"], "patched_error": p and p["error"]})
+        out.append("| `{}` | {} | {} | {} | {} | {} |".format(
+            name, fmt(sm), "-" if scv is None else f"{scv * 100:.3f}%",
+            fmt(pm), "-" if pcv is None else f"{pcv * 100:.3f}%",
+            (f"{change:+.2f}%" if change is not None else "stock: " + note if sm is None else note)))
+    out.append("")
+    out.append("A row with only a patched value is a feature stock lacks "
+               "(its stock cell says why). A reviewer's gate: the mainline rows "
+               "(`unotif/ioctl`, `syscall/getppid`) should not move by more than "
+               "the noise (cv) plus the budget (1% for tracepoints that are off).")
+    out.append("")
+    with open(a.out_md, "w") as f:
+        f.write("\n".join(out))
+    with open(a.out_json, "w") as f:
+        json.dump({"stock": {"meta": ms, "results": ds},
+                   "patched": {"meta": mp, "results": dp},
+                   "table": table}, f, indent=2)
+        f.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
