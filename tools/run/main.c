@@ -240,7 +240,7 @@ static void print_summary(const struct supervisor *s, const struct options *o, F
 	if (s->gone) {
 		char note[96];
 
-		snprintf(note, sizeof(note), "%lld more left before the reply (killed or interrupted)",
+		snprintf(note, sizeof(note), "%lld notifications abandoned by a killed or interrupted target",
 			 (long long)s->gone);
 		table_add_note(t, note);
 	}

@@ -17,8 +17,7 @@
 /*
  * One intercepted call, with what its pointer arguments held. Taking a
  * record (reading the target's memory) must happen before the CONTINUE
- * reply lets the target run on; writing it happens after, so the target
- * does not wait for our output.
+ * reply lets the target run on and change it.
  */
 struct record {
 	int64_t t_ns;		/* since knotif-run started */

@@ -37,11 +37,16 @@ static void reap_child(struct supervisor *s, int flags)
 	s->child = 0;
 }
 
-/* Answers one notification: read what it names, let it continue, then log it. */
+/*
+ * Answers one notification: read what it names, log it, let it continue.
+ * The line is written before the reply so that it precedes anything the
+ * call causes (the command's own output on a shared stderr, or its error
+ * message after a failed execve).
+ */
 static int serve_one(struct supervisor *s, const struct seccomp_notif *req,
 		     struct seccomp_notif_resp *resp, struct record *rec)
 {
-	int i = watched_index(s, req->data.nr), ret = 0;
+	int i = watched_index(s, req->data.nr), ret;
 
 	if (i >= 0 && s->log) {
 		ret = record_take(rec, s->listener, req, s->watched[i], now_ns() - s->t0_ns);
@@ -51,7 +56,11 @@ static int serve_one(struct supervisor *s, const struct seccomp_notif *req,
 		}
 		if (ret)
 			return ret;
+		if (record_write(rec, s->format, s->log))
+			return -EIO;
 	}
+	if (i >= 0)
+		s->count[i]++;
 	resp->id = req->id;
 	resp->val = 0;
 	resp->error = 0;
@@ -60,13 +69,7 @@ static int serve_one(struct supervisor *s, const struct seccomp_notif *req,
 		if (errno != ENOENT)
 			return -errno;
 		s->gone++;	/* killed or interrupted after RECV: normal */
-		return 0;
 	}
-	if (i < 0)
-		return 0;	/* not ours to count (cannot happen with our own filter) */
-	s->count[i]++;
-	if (s->log && record_write(rec, s->format, s->log))
-		return -EIO;
 	return 0;
 }
 

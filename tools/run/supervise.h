@@ -22,7 +22,7 @@ struct supervisor {
 	enum log_format format;
 	int64_t t0_ns;
 	/* filled in by supervise() */
-	int64_t count[FILTER_MAX_SYSCALLS];	/* notifications per watched syscall */
+	int64_t count[FILTER_MAX_SYSCALLS];	/* calls seen (and logged) per watched syscall */
 	int64_t gone;			/* notifications whose target left before our reply */
 	int child_status;		/* the main process's wait status */
 };
