@@ -61,7 +61,7 @@ struct seccomp_notif_rw_resp {
 #endif
 
 #define REPLY_VAL 42
-#define WARMUP 200
+#define WARMUP 2000
 #define MAX_REPS 100
 
 enum variant { V_NATIVE, V_IOCTL, V_RW, V_PTRACE };

@@ -85,5 +85,9 @@ nok=$(grep -cE '^[[:space:]]*not ok ' "$out/console.log" || true)
 pass=$(grep -cE '^ok ' "$out/console.log" || true)
 skip=$(grep -cE '^ok .*# SKIP' "$out/console.log" || true)
 [ "$nok" -eq 0 ] || fail=1
+if [ "${VM_NO_SKIP:-0}" = 1 ] && [ "$skip" -ne 0 ]; then
+	echo "not ok - vm: $skip test(s) skipped on a kernel that should support them"
+	fail=1
+fi
 echo "  VM      $mode: $label: $pass ok ($skip skipped), $nok not ok, ${secs}s; log $out/console.log"
 exit $fail
