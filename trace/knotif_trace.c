@@ -1,0 +1,492 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * knotif-trace: where the time of a seccomp user notification round trip
+ * goes, seen from the kernel. Follows every notification (and every
+ * SECCOMP_RET_TRACE ptrace stop) through queued → received → replied →
+ * resumed, streams one record per notification, and prints transition
+ * counts, per-phase histograms and a phase table on exit.
+ */
+#include <argp.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <linux/bpf.h>
+
+#include "check.h"
+#include "clock.h"
+#include "knotif_trace.h"
+#include "knotif_trace.skel.h"
+#include "trace_report.h"
+
+/* Exit statuses besides 0, 1 and EXIT_USAGE (2). */
+enum { EXIT_UNSUPPORTED = 3 };	/* a missing privilege or probe: "unsupported: …" on stderr */
+
+enum source_choice { CHOOSE_AUTO = -1 };
+
+static struct options {
+	int pid;
+	char comm[KT_COMM_LEN];
+	int source;			/* enum kt_source or CHOOSE_AUTO */
+	double duration_s;
+	const char *events;
+	enum event_format format;
+	const char *summary;
+	bool quiet, verbose;
+	int ready_fd;
+	char **command;
+} opt = { .source = CHOOSE_AUTO, .ready_fd = -1 };
+
+static const char *const source_key[KT_SRC_COUNT] = {
+	[KT_SRC_TRACEPOINT] = "tracepoint",
+	[KT_SRC_FENTRY] = "fentry",
+	[KT_SRC_SCHED] = "sched",
+};
+
+static const char *const source_detail[KT_SRC_COUNT] = {
+	[KT_SRC_TRACEPOINT] = "seccomp:seccomp_notif_* tracepoints: exact states",
+	[KT_SRC_FENTRY] = "fentry on __seccomp_filter (exact queue moment) + ioctl/sched tracepoints",
+	[KT_SRC_SCHED] = "reconstructed from raw_syscalls, sched_switch and sched_waking: "
+			 "queued = the target's first wake-up or sleep in the call",
+};
+
+const char *argp_program_version = "knotif-trace " KNOTIF_VERSION " (" KNOTIF_GIT_SHA ")";
+
+static const char doc[] =
+"Follow seccomp user notifications (and SECCOMP_RET_TRACE ptrace stops) through\n"
+"their states and show where each round trip's time goes.\n"
+"\n"
+"USAGE: knotif-trace [OPTION...] [-- COMMAND [ARG...]]\n"
+"\n"
+"Probe sources, chosen at run time (auto tries them in this order):\n"
+"  tracepoint  seccomp:seccomp_notif_* of a patched kernel: exact states\n"
+"  fentry      fentry on __seccomp_filter + the sched reconstruction\n"
+"  sched       stock tracepoints only (raw_syscalls, sched_switch, sched_waking)\n"
+"\n"
+"EXAMPLES:\n"
+"  knotif-trace                      trace until Ctrl-C, summary on exit\n"
+"  knotif-trace -c knotif-bench -- knotif-bench --benchmark_filter='^unotif/sync'\n"
+"                                    trace one command's notifications\n"
+"  knotif-trace -p 1234 -e ev.csv    one process, every notification to ev.csv\n"
+"  knotif-trace -d 10 -j sum.json -q 10 seconds, summary as JSON, no histograms\n"
+"\n"
+"Exit status: 0 traced; 1 failure; 2 bad usage; 3 unsupported (missing\n"
+"privilege or probe, said on stderr). With COMMAND: 1 also when COMMAND fails.\v"
+"Phases: queue wait (queued -> received), think (received -> reply entered),\n"
+"wake-to-resume (reply -> the target's syscall exit), round trip (their sum).\n"
+"Phases are only reported for notifications whose every moment was seen;\n"
+"interrupted ones, ENOSYS failures and missing stamps are counted instead.";
+
+enum { OPT_READY_FD = 256 };
+
+static const struct argp_option options[] = {
+	{ "pid", 'p', "PID", 0, "Only notifications whose target or supervisor is process PID", 0 },
+	{ "comm", 'c', "COMM", 0, "Only tasks named COMM (e.g. knotif-bench)", 0 },
+	{ "source", 's', "SRC", 0, "auto (default), tracepoint, fentry or sched", 0 },
+	{ "duration", 'd', "SEC", 0, "Stop after SEC seconds", 0 },
+	{ "events", 'e', "FILE", 0, "Every notification to FILE ('-': stdout)", 0 },
+	{ "format", 'f', "FMT", 0, "Format of --events: csv (default) or json (one object a line)", 0 },
+	{ "summary", 'j', "FILE", 0, "Transitions and phase statistics as JSON to FILE", 0 },
+	{ "quiet", 'q', NULL, 0, "No histograms in the summary on exit", 0 },
+	{ "verbose", 'v', NULL, 0, "libbpf's own messages", 0 },
+	{ "ready-fd", OPT_READY_FD, "FD", 0, "Write \"ready\" to FD once attached, then close it", 0 },
+	{ 0 },
+};
+
+static long parse_long(const char *flag, const char *s, long lo, long hi)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < lo || v > hi)
+		usage_error("invalid value for %s: '%s' (expected an integer %ld..%ld)", flag, s, lo, hi);
+	return v;
+}
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	char *end;
+
+	switch (key) {
+	case 'p':
+		opt.pid = (int)parse_long("--pid", arg, 1, INT_MAX);
+		break;
+	case 'c':
+		if (strlen(arg) >= KT_COMM_LEN)
+			usage_error("invalid value for --comm: '%s' (a comm has at most %d characters)",
+				    arg, KT_COMM_LEN - 1);
+		strcpy(opt.comm, arg);
+		break;
+	case 's':
+		opt.source = CHOOSE_AUTO;
+		if (strcmp(arg, "auto")) {
+			for (opt.source = 0; opt.source < KT_SRC_COUNT; opt.source++)
+				if (!strcmp(arg, source_key[opt.source]))
+					break;
+			if (opt.source == KT_SRC_COUNT)
+				usage_error("invalid value for --source: '%s' (expected auto, tracepoint, fentry or sched)",
+					    arg);
+		}
+		break;
+	case 'd':
+		errno = 0;
+		opt.duration_s = strtod(arg, &end);
+		if (errno || end == arg || *end || !(opt.duration_s > 0) || opt.duration_s > 86400 * 365)
+			usage_error("invalid value for --duration: '%s' (expected seconds > 0)", arg);
+		break;
+	case 'e':
+		opt.events = arg;
+		break;
+	case 'f':
+		if (!strcmp(arg, "csv"))
+			opt.format = EVENTS_CSV;
+		else if (!strcmp(arg, "json"))
+			opt.format = EVENTS_JSON;
+		else
+			usage_error("invalid value for --format: '%s' (expected csv or json)", arg);
+		break;
+	case 'j':
+		opt.summary = arg;
+		break;
+	case 'q':
+		opt.quiet = true;
+		break;
+	case 'v':
+		opt.verbose = true;
+		break;
+	case OPT_READY_FD:
+		opt.ready_fd = (int)parse_long("--ready-fd", arg, 0, INT_MAX);
+		break;
+	case ARGP_KEY_ARG:
+		opt.command = &state->argv[state->next - 1];
+		state->next = state->argc;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	if (level == LIBBPF_DEBUG && !opt.verbose)
+		return 0;
+	if (!opt.verbose)
+		return 0;
+	return vfprintf(stderr, fmt, args);
+}
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	stop = 1;
+}
+
+/* The patched kernel's events: in BTF (raw_tp needs only that) or in tracefs. */
+static bool seccomp_tracepoints(char *why, size_t len)
+{
+	struct btf *vmlinux = btf__load_vmlinux_btf();
+	bool in_btf = vmlinux && btf__find_by_name_kind(vmlinux, "btf_trace_seccomp_notif_queued",
+							BTF_KIND_TYPEDEF) > 0;
+
+	btf__free(vmlinux);
+	if (in_btf || !access("/sys/kernel/tracing/events/seccomp/seccomp_notif_queued", F_OK))
+		return true;
+	snprintf(why, len, "no seccomp:seccomp_notif_* tracepoints (a kernel without kernel/patches/0001)");
+	return false;
+}
+
+/*
+ * Trial load and attach of an empty fentry program on func, the way
+ * libbpf-tools decides between fentry and its fallbacks.
+ */
+static bool fentry_works(const char *func, char *why, size_t len)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	struct btf *vmlinux = btf__load_vmlinux_btf();
+	int id = vmlinux ? btf__find_by_name_kind(vmlinux, func, BTF_KIND_FUNC) : -ENOENT;
+	int fd, link;
+
+	btf__free(vmlinux);
+	if (id <= 0) {
+		snprintf(why, len, "fentry: %s is not in the kernel's BTF", func);
+		return false;
+	}
+	LIBBPF_OPTS(bpf_prog_load_opts, lopts, .expected_attach_type = BPF_TRACE_FENTRY,
+		    .attach_btf_id = (__u32)id);
+	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "kt_fentry_try", "GPL", insns, 2, &lopts);
+	if (fd < 0) {
+		snprintf(why, len, "fentry on %s refused at load: %s", func, strerror(errno));
+		return false;
+	}
+	link = bpf_link_create(fd, 0, BPF_TRACE_FENTRY, NULL);
+	if (link < 0) {
+		snprintf(why, len, "fentry on %s refused at attach: %s", func, strerror(errno));
+		close(fd);
+		return false;
+	}
+	close(link);
+	close(fd);
+	return true;
+}
+
+struct source_probe {
+	bool ok[KT_SRC_COUNT];
+	char why[KT_SRC_COUNT][200];
+};
+
+static int choose_source(struct source_probe *sp)
+{
+	sp->ok[KT_SRC_TRACEPOINT] = seccomp_tracepoints(sp->why[KT_SRC_TRACEPOINT], sizeof(sp->why[0]));
+	sp->ok[KT_SRC_FENTRY] = fentry_works("__seccomp_filter", sp->why[KT_SRC_FENTRY], sizeof(sp->why[0]));
+	sp->ok[KT_SRC_SCHED] = true;
+	if (opt.source != CHOOSE_AUTO)
+		return sp->ok[opt.source] ? opt.source : -1;
+	for (int s = 0; s < KT_SRC_COUNT; s++)
+		if (sp->ok[s])
+			return s;
+	return -1;
+}
+
+/* Only the chosen source's programs load; the others keep their twins out. */
+static void set_autoload(struct knotif_trace_bpf *skel, int source)
+{
+	struct bpf_program *tp[] = {
+		skel->progs.tp_queued, skel->progs.tp_received, skel->progs.tp_replied,
+		skel->progs.tp_addfd, skel->progs.tp_interrupted, skel->progs.tp_listener_gone,
+		skel->progs.tp_resumed,
+	};
+
+	for (size_t i = 0; i < sizeof(tp) / sizeof(tp[0]); i++)
+		bpf_program__set_autoload(tp[i], source == KT_SRC_TRACEPOINT);
+	bpf_program__set_autoload(skel->progs.fentry_seccomp_filter, source == KT_SRC_FENTRY);
+	skel->rodata->unotif_from_syscalls = source != KT_SRC_TRACEPOINT;
+}
+
+static int handle_event(void *ctx, void *data, size_t len)
+{
+	struct report *r = ctx;
+
+	if (len < sizeof(struct kt_event))
+		return -EPROTO;
+	return report_add(r, data);
+}
+
+static pid_t start_command(char **argv)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execvp(argv[0], argv);
+		fprintf(stderr, "%s: cannot run %s: %s\n", knotif_prog, argv[0], strerror(errno));
+		_exit(127);
+	}
+	return pid;
+}
+
+static json_t *summary_json(const struct options *o, int source, const struct source_probe *sp,
+			    struct report *r, const struct knotif_trace_bpf *skel)
+{
+	json_t *unsup = json_object(), *filter = json_object(), *s;
+	struct utsname uts;
+
+	uname(&uts);
+	for (int i = 0; i < KT_SRC_COUNT; i++)
+		if (!sp->ok[i])
+			json_object_set_new(unsup, source_key[i], json_sprintf("unsupported: %s", sp->why[i]));
+	if (o->pid)
+		json_object_set_new(filter, "pid", json_integer(o->pid));
+	if (o->comm[0])
+		json_object_set_new(filter, "comm", json_string(o->comm));
+	s = json_pack("{s:i,s:s,s:s,s:s,s:s,s:s,s:o,s:o,s:I,s:I,s:o}",
+		      "schema_version", 1, "tool", "knotif-trace", "version", KNOTIF_VERSION,
+		      "git_sha", KNOTIF_GIT_SHA, "kernel_release", uts.release,
+		      "source", source_key[source], "unsupported_sources", unsup, "filter", filter,
+		      "events_dropped", (json_int_t)skel->bss->events_dropped,
+		      "map_full", (json_int_t)skel->bss->map_full,
+		      "kinds", report_json(r, (const uint64_t (*)[KT_TRANSITION_COUNT])skel->bss->counts));
+	json_object_set_new(s, "source_detail", json_string(source_detail[source]));
+	return s;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct argp argp = { options, parse_arg, NULL, doc, NULL, NULL, NULL };
+	struct knotif_trace_bpf *skel = NULL;
+	struct ring_buffer *rb = NULL;
+	struct source_probe sp = { 0 };
+	struct report rep = { 0 };
+	FILE *out = stdout;
+	int64_t deadline = 0;
+	pid_t child = 0;
+	int err = 0, source, status;
+
+	knotif_prog = "knotif-trace";
+	opterr = 0;
+	err = argp_parse(&argp, argc, argv, ARGP_NO_EXIT & 0, NULL, NULL);
+	if (err)
+		usage_error("bad arguments (see --help)");
+	libbpf_set_print(libbpf_print);
+
+	source = choose_source(&sp);
+	if (source < 0) {
+		fprintf(stderr, "%s: unsupported: --source=%s: %s\n", knotif_prog, source_key[opt.source],
+			sp.why[opt.source]);
+		return EXIT_UNSUPPORTED;
+	}
+
+	skel = knotif_trace_bpf__open();
+	if (!skel) {
+		fprintf(stderr, "%s: opening the BPF object: %s\n", knotif_prog, strerror(errno));
+		return 1;
+	}
+	skel->rodata->targ_tgid = opt.pid;
+	memcpy((char *)skel->rodata->targ_comm, opt.comm, KT_COMM_LEN);
+	skel->rodata->have_filter = opt.pid || opt.comm[0];
+	set_autoload(skel, source);
+
+	err = knotif_trace_bpf__load(skel);
+	if (err) {
+		err = -err;
+		if (err == EPERM || err == EACCES)
+			fprintf(stderr, "%s: unsupported: loading BPF programs needs root (CAP_BPF and "
+				"CAP_PERFMON): %s\n", knotif_prog, strerror(err));
+		else
+			fprintf(stderr, "%s: unsupported: the kernel refused the %s programs: %s "
+				"(run with -v for the verifier's log)\n", knotif_prog, source_key[source],
+				strerror(err));
+		err = EXIT_UNSUPPORTED;
+		goto cleanup;
+	}
+	err = knotif_trace_bpf__attach(skel);
+	if (err) {
+		fprintf(stderr, "%s: unsupported: attaching the %s probes: %s\n", knotif_prog,
+			source_key[source], strerror(-err));
+		err = EXIT_UNSUPPORTED;
+		goto cleanup;
+	}
+
+	if (opt.events) {
+		rep.stream = strcmp(opt.events, "-") ? fopen(opt.events, "w") : stdout;
+		if (!rep.stream) {
+			fprintf(stderr, "%s: cannot write %s: %s\n", knotif_prog, opt.events, strerror(errno));
+			err = 1;
+			goto cleanup;
+		}
+		if (rep.stream == stdout)
+			out = stderr;	/* the stream owns stdout; the summary goes aside */
+		rep.format = opt.format;
+		report_stream_header(&rep);
+	}
+	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), handle_event, &rep, NULL);
+	if (!rb) {
+		fprintf(stderr, "%s: ring buffer: %s\n", knotif_prog, strerror(errno));
+		err = 1;
+		goto cleanup;
+	}
+
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	fprintf(out, "# knotif-trace %s: source %s (%s)\n", KNOTIF_VERSION, source_key[source],
+		source_detail[source]);
+	for (int s = 0; s < KT_SRC_COUNT; s++)
+		if (!sp.ok[s])
+			fprintf(out, "# %s: unsupported: %s\n", source_key[s], sp.why[s]);
+	if (opt.pid || opt.comm[0])
+		fprintf(out, "# filter:%s%.0d%s%s\n", opt.pid ? " pid " : "", opt.pid,
+			opt.comm[0] ? " comm " : "", opt.comm);
+	if (opt.ready_fd >= 0) {
+		if (write(opt.ready_fd, "ready\n", 6) != 6)
+			fprintf(stderr, "%s: writing to --ready-fd: %s\n", knotif_prog, strerror(errno));
+		close(opt.ready_fd);
+	}
+	if (opt.command) {
+		child = start_command(opt.command);
+		if (child < 0) {
+			fprintf(stderr, "%s: fork: %s\n", knotif_prog, strerror(errno));
+			err = 1;
+			goto cleanup;
+		}
+	} else if (isatty(STDERR_FILENO)) {
+		fprintf(stderr, "Tracing seccomp notifications... Hit Ctrl-C to end.\n");
+	}
+	if (opt.duration_s > 0)
+		deadline = now_ns() + (int64_t)(opt.duration_s * 1e9);
+
+	while (!stop) {
+		err = ring_buffer__poll(rb, 50);
+		if (err == -EINTR) {
+			err = 0;
+			continue;
+		}
+		if (err < 0) {
+			fprintf(stderr, "%s: reading events: %s\n", knotif_prog, strerror(-err));
+			err = 1;
+			goto cleanup;
+		}
+		err = 0;
+		if (child > 0 && waitpid(child, &status, WNOHANG) == child) {
+			child = 0;
+			if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+				fprintf(stderr, "%s: %s failed (%s %d)\n", knotif_prog, opt.command[0],
+					WIFEXITED(status) ? "exit status" : "signal",
+					WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+				err = 1;
+			}
+			break;
+		}
+		if (deadline && now_ns() >= deadline)
+			break;
+	}
+	if (ring_buffer__consume(rb) < 0)
+		fprintf(stderr, "%s: draining the last events failed\n", knotif_prog);
+
+	report_print(&rep, out, (const uint64_t (*)[KT_TRANSITION_COUNT])skel->bss->counts, !opt.quiet);
+	if (skel->bss->events_dropped || skel->bss->map_full)
+		fprintf(out, "# WARNING: %llu events dropped (ring buffer full), %llu tasks not followed "
+			"(state map full): counts above are incomplete\n",
+			(unsigned long long)skel->bss->events_dropped,
+			(unsigned long long)skel->bss->map_full);
+	if (opt.summary) {
+		json_t *s = summary_json(&opt, source, &sp, &rep, skel);
+
+		if (json_dump_file(s, opt.summary, JSON_INDENT(2) | JSON_SORT_KEYS)) {
+			fprintf(stderr, "%s: cannot write %s\n", knotif_prog, opt.summary);
+			err = 1;
+		}
+		json_decref(s);
+	}
+
+cleanup:
+	if (child > 0) {
+		kill(child, SIGTERM);
+		waitpid(child, NULL, 0);
+	}
+	if (rep.stream && rep.stream != stdout && fclose(rep.stream)) {
+		fprintf(stderr, "%s: writing %s: %s\n", knotif_prog, opt.events, strerror(errno));
+		err = 1;
+	}
+	ring_buffer__free(rb);
+	knotif_trace_bpf__destroy(skel);
+	report_free(&rep);
+	return err;
+}
