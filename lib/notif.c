@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "notif.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "compat.h"
+
+int notif_buf_alloc(struct notif_buf *b)
+{
+	struct seccomp_notif_sizes sizes;
+
+	memset(b, 0, sizeof(*b));
+	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes))
+		return -errno;
+	/* the kernel may know a longer struct than our headers: never give it less */
+	b->req_size = sizes.seccomp_notif > sizeof(*b->req) ? sizes.seccomp_notif : sizeof(*b->req);
+	b->resp_size = sizes.seccomp_notif_resp > sizeof(*b->resp) ? sizes.seccomp_notif_resp
+								   : sizeof(*b->resp);
+	b->req = calloc(1, b->req_size);
+	b->resp = calloc(1, b->resp_size);
+	if (!b->req || !b->resp) {
+		notif_buf_free(b);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void notif_buf_free(struct notif_buf *b)
+{
+	free(b->req);
+	free(b->resp);
+	b->req = NULL;
+	b->resp = NULL;
+}
+
+int notif_recv(int listener, struct notif_buf *b)
+{
+	memset(b->req, 0, b->req_size);
+	return ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, b->req) ? -errno : 0;
+}
+
+int notif_send_emulate(int listener, struct notif_buf *b, uint64_t id, int64_t val, int error)
+{
+	memset(b->resp, 0, b->resp_size);
+	b->resp->id = id;
+	b->resp->val = val;
+	b->resp->error = error ? -error : 0;
+	return ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, b->resp) ? -errno : 0;
+}
+
+int notif_send_continue(int listener, struct notif_buf *b, uint64_t id)
+{
+	memset(b->resp, 0, b->resp_size);
+	b->resp->id = id;
+	b->resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+	return ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, b->resp) ? -errno : 0;
+}
+
+int notif_id_valid(int listener, uint64_t id)
+{
+	return ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) ? -errno : 0;
+}
+
+int notif_set_sync_wakeup(int listener)
+{
+	return ioctl(listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP) ? -errno : 0;
+}

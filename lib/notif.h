@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KNOTIF_NOTIF_H
+#define KNOTIF_NOTIF_H
+
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * The supervisor's side of one seccomp listener: RECV, SEND, ID_VALID, with
+ * the buffers sized by the running kernel (SECCOMP_GET_NOTIF_SIZES), not by
+ * the build host's headers. Every call is exactly one system call, so a
+ * caller can count them; every one returns 0 or -errno. ENOENT (the target
+ * left the call) and EINTR are normal outcomes, not failures.
+ */
+struct notif_buf {
+	struct seccomp_notif *req;
+	struct seccomp_notif_resp *resp;
+	size_t req_size, resp_size;
+};
+
+/* Allocates both buffers; -errno. Call once per thread, outside any hot path. */
+int notif_buf_alloc(struct notif_buf *b);
+void notif_buf_free(struct notif_buf *b);
+
+/* Zeroes b->req (RECV rejects a dirty buffer since 5.5) and receives into it. */
+int notif_recv(int listener, struct notif_buf *b);
+
+/* Reply to id: the call returns val (error 0) or fails with -error (error > 0). */
+int notif_send_emulate(int listener, struct notif_buf *b, uint64_t id, int64_t val, int error);
+/* Reply to id: let the kernel run the call (SECCOMP_USER_NOTIF_FLAG_CONTINUE, 5.5). */
+int notif_send_continue(int listener, struct notif_buf *b, uint64_t id);
+
+/* 0 while the notification id is still waiting for this listener's reply. */
+int notif_id_valid(int listener, uint64_t id);
+
+/* SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (6.6): wake the supervisor on the target's CPU. */
+int notif_set_sync_wakeup(int listener);
+
+#endif

@@ -1,0 +1,548 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * knotif-stress: many targets, many listeners, one supervisor; throughput,
+ * tail latency, supervisor cost and batch sizes of every way to serve
+ * seccomp user notifications, under faults, with an exact ledger per run.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "gbjson.h"
+#include "kernel_features.h"
+#include "report.h"
+#include "run.h"
+#include "supervisor.h"
+#include "sysinfo.h"
+
+enum format { FORMAT_CONSOLE, FORMAT_JSON, FORMAT_CSV };
+
+#define MAX_LIST 16
+/* total latency samples kept across targets, per run */
+#define SAMPLE_BUDGET (16LL << 20)
+
+struct options {
+	int targets[MAX_LIST], ntargets;
+	int pending[MAX_LIST], npending;
+	bool topo[TOPO_COUNT], strat[STRAT_COUNT], placement[PLACEMENT_COUNT], wake[2];
+	struct config base;
+	int64_t requests_total;
+	bool duration_given, requests_given;
+	enum format format, out_format;
+	const char *out;
+};
+
+static const char usage_text[] =
+"Usage: knotif-stress [OPTION]...\n"
+"N targets loop on a trapped system call; one supervisor serves every\n"
+"notification with the chosen strategy. Reports notifications/s, target-side\n"
+"round trips, supervisor CPU and system calls per notification, batch sizes,\n"
+"ENOENT/EINTR counts, and ends every run with an exact ledger (a mismatch, a\n"
+"target left hanging or a leaked descriptor fails the run).\n"
+"\n"
+"Lists (comma-separated) make a matrix: every combination runs.\n"
+"  --targets=LIST              targets per run, 1..10000 (default 10)\n"
+"  --topology=LIST             shared (one filter, one listener) | per-target\n"
+"                              (a filter and listener each) (default shared)\n"
+"  --strategy=LIST             blocking | poll | epoll | io_uring | spin (default epoll)\n"
+"  --threads=K                 supervisor threads (default 1; blocking per-target\n"
+"                              uses one per listener)\n"
+"  --target-kind=KIND          processes (default) | threads\n"
+"  --wakeup=LIST               async | sync (SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP) (default async)\n"
+"  --reply=KIND                emulate (default) | continue\n"
+"  --placement=LIST            same (everything on one CPU) | cross | free (default free)\n"
+"  --requests=N                requests per target (default 1000)\n"
+"  --requests-total=N          N requests split across the targets of each run\n"
+"  --duration=SECONDS          run for this long instead of a request count\n"
+"  --signals                   SIGUSR1 storm at the targets (EINTR, reissued)\n"
+"  --kill                      SIGKILL a quarter of the targets inside their call\n"
+"  --listener-death            the supervisor exits halfway; targets get ENOSYS and leave\n"
+"  --toctou                    trap faccessat; read the path from the target's memory,\n"
+"                              check NOTIF_ID_VALID before acting on it\n"
+"  --pending=LIST              instead: the pending-notification scaling curve, M\n"
+"                              notifications held on one filter (e.g. 1,10,100,1000)\n"
+"  --cycles=N                  probe cycles per --pending point (default 2000)\n"
+"  --timeout=SECONDS           per run, before it counts as hung (default 120)\n"
+"  --benchmark_format=FMT      stdout: console (default), json or csv\n"
+"  --benchmark_out=FILE        also write results to FILE\n"
+"  --benchmark_out_format=FMT  FILE's format: json (default), console or csv\n"
+"  -h, --help                  this text\n"
+"  -V, --version               version and git sha\n"
+"\n"
+"Exit status: 0 every run balanced (unsupported ones are reported), 1 a run\n"
+"failed or its ledger did not balance, 2 bad usage.\n"
+"\n"
+"Examples:\n"
+"  knotif-stress --targets=1000 --topology=per-target --strategy=epoll --requests=10\n"
+"  knotif-stress --strategy=blocking,poll,epoll,io_uring --targets=1,10,100 --placement=same\n"
+"  knotif-stress --targets=50 --signals --kill --requests=2000\n"
+"  knotif-stress --pending=1,10,100,1000 --placement=same\n";
+
+static int64_t parse_int(const char *flag, const char *s, int64_t lo, int64_t hi)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || end == s || *end || v < lo || v > hi)
+		usage_error("invalid value for %s: '%s' (expected an integer %lld..%lld)", flag, s,
+			    (long long)lo, (long long)hi);
+	return v;
+}
+
+static double parse_seconds(const char *flag, const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (*end == 's')
+		end++;
+	if (errno || end == s || *end || !(v > 0) || v > 86400)
+		usage_error("invalid value for %s: '%s' (expected seconds, e.g. 2 or 0.5s)", flag, s);
+	return v;
+}
+
+static enum format parse_format(const char *flag, const char *s)
+{
+	if (!strcmp(s, "console"))
+		return FORMAT_CONSOLE;
+	if (!strcmp(s, "json"))
+		return FORMAT_JSON;
+	if (!strcmp(s, "csv"))
+		return FORMAT_CSV;
+	usage_error("invalid value for %s: '%s' (expected console, json or csv)", flag, s);
+}
+
+/* Comma-separated words from choices[] into set[]; exit 2 on a word outside them. */
+static void parse_set(const char *flag, const char *list, const char *const *choices, int n, bool *set,
+		      const char *expected)
+{
+	char *copy = strdup(list), *save = NULL;
+	bool any = false;
+
+	if (!copy)
+		die("out of memory");
+	memset(set, 0, (size_t)n * sizeof(bool));
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int i;
+
+		for (i = 0; i < n && strcmp(tok, choices[i]); i++)
+			;
+		if (i == n)
+			usage_error("invalid value for %s: '%s' (expected %s)", flag, tok, expected);
+		set[i] = any = true;
+	}
+	free(copy);
+	if (!any)
+		usage_error("%s needs at least one of %s", flag, expected);
+}
+
+static int parse_ints(const char *flag, const char *list, int *out, int64_t lo, int64_t hi)
+{
+	char *copy = strdup(list), *save = NULL;
+	int n = 0;
+
+	if (!copy)
+		die("out of memory");
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (n == MAX_LIST)
+			usage_error("%s takes at most %d values", flag, MAX_LIST);
+		out[n++] = (int)parse_int(flag, tok, lo, hi);
+	}
+	free(copy);
+	if (!n)
+		usage_error("invalid value for %s: '%s' (expected integers %lld..%lld)", flag, list,
+			    (long long)lo, (long long)hi);
+	return n;
+}
+
+enum {
+	OPT_TARGETS = 256, OPT_TOPOLOGY, OPT_STRATEGY, OPT_THREADS, OPT_KIND, OPT_WAKEUP, OPT_REPLY,
+	OPT_PLACEMENT, OPT_REQUESTS, OPT_REQUESTS_TOTAL, OPT_DURATION, OPT_SIGNALS, OPT_KILL, OPT_DEATH,
+	OPT_TOCTOU, OPT_PENDING, OPT_CYCLES, OPT_TIMEOUT, OPT_FORMAT, OPT_OUT, OPT_OUT_FORMAT,
+};
+
+static void parse_args(struct options *o, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "targets", required_argument, NULL, OPT_TARGETS },
+		{ "topology", required_argument, NULL, OPT_TOPOLOGY },
+		{ "strategy", required_argument, NULL, OPT_STRATEGY },
+		{ "threads", required_argument, NULL, OPT_THREADS },
+		{ "target-kind", required_argument, NULL, OPT_KIND },
+		{ "wakeup", required_argument, NULL, OPT_WAKEUP },
+		{ "reply", required_argument, NULL, OPT_REPLY },
+		{ "placement", required_argument, NULL, OPT_PLACEMENT },
+		{ "requests", required_argument, NULL, OPT_REQUESTS },
+		{ "requests-total", required_argument, NULL, OPT_REQUESTS_TOTAL },
+		{ "duration", required_argument, NULL, OPT_DURATION },
+		{ "signals", no_argument, NULL, OPT_SIGNALS },
+		{ "kill", no_argument, NULL, OPT_KILL },
+		{ "listener-death", no_argument, NULL, OPT_DEATH },
+		{ "toctou", no_argument, NULL, OPT_TOCTOU },
+		{ "pending", required_argument, NULL, OPT_PENDING },
+		{ "cycles", required_argument, NULL, OPT_CYCLES },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "benchmark_format", required_argument, NULL, OPT_FORMAT },
+		{ "benchmark_out", required_argument, NULL, OPT_OUT },
+		{ "benchmark_out_format", required_argument, NULL, OPT_OUT_FORMAT },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const char *const topo_names[] = { "shared", "per-target" };
+	static const char *const strat_names[] = { "blocking", "poll", "epoll", "io_uring", "spin" };
+	static const char *const placement_names[] = { "same", "cross", "free" };
+	static const char *const wake_names[] = { "async", "sync" };
+	bool kind[2], reply[2];
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->targets[o->ntargets++] = 10;
+	o->topo[TOPO_SHARED] = o->strat[STRAT_EPOLL] = o->placement[PLACEMENT_FREE] = o->wake[0] = true;
+	o->base.threads = 1;
+	o->base.requests = 1000;
+	o->base.timeout_s = 120;
+	o->base.pending_cycles = 2000;
+	o->out_format = FORMAT_JSON;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_TARGETS:
+			o->ntargets = parse_ints("--targets", optarg, o->targets, 1, STRESS_MAX_TARGETS);
+			break;
+		case OPT_TOPOLOGY:
+			parse_set("--topology", optarg, topo_names, TOPO_COUNT, o->topo, "shared or per-target");
+			break;
+		case OPT_STRATEGY:
+			parse_set("--strategy", optarg, strat_names, STRAT_COUNT, o->strat,
+				  "blocking, poll, epoll, io_uring or spin");
+			break;
+		case OPT_THREADS:
+			o->base.threads = (int)parse_int("--threads", optarg, 1, 1024);
+			break;
+		case OPT_KIND:
+			parse_set("--target-kind", optarg, (const char *const[]){ "processes", "threads" }, 2, kind,
+				  "processes or threads");
+			if (kind[0] && kind[1])
+				usage_error("--target-kind takes one of processes or threads");
+			o->base.kind = kind[1] ? TARGETS_THREADS : TARGETS_PROCESSES;
+			break;
+		case OPT_WAKEUP:
+			parse_set("--wakeup", optarg, wake_names, 2, o->wake, "async or sync");
+			break;
+		case OPT_REPLY:
+			parse_set("--reply", optarg, (const char *const[]){ "emulate", "continue" }, 2, reply,
+				  "emulate or continue");
+			if (reply[0] && reply[1])
+				usage_error("--reply takes one of emulate or continue");
+			o->base.reply = reply[1] ? REPLY_CONTINUE : REPLY_EMULATE;
+			break;
+		case OPT_PLACEMENT:
+			parse_set("--placement", optarg, placement_names, PLACEMENT_COUNT, o->placement,
+				  "same, cross or free");
+			break;
+		case OPT_REQUESTS:
+			o->base.requests = parse_int("--requests", optarg, 1, 1000000000);
+			o->requests_given = true;
+			break;
+		case OPT_REQUESTS_TOTAL:
+			o->requests_total = parse_int("--requests-total", optarg, 1, 1000000000);
+			o->requests_given = true;
+			break;
+		case OPT_DURATION:
+			o->base.duration_s = parse_seconds("--duration", optarg);
+			o->duration_given = true;
+			break;
+		case OPT_SIGNALS:
+			o->base.signals = true;
+			break;
+		case OPT_KILL:
+			o->base.kill = true;
+			break;
+		case OPT_DEATH:
+			o->base.listener_death = true;
+			break;
+		case OPT_TOCTOU:
+			o->base.toctou = true;
+			break;
+		case OPT_PENDING:
+			o->npending = parse_ints("--pending", optarg, o->pending, 1, STRESS_MAX_TARGETS);
+			break;
+		case OPT_CYCLES:
+			o->base.pending_cycles = parse_int("--cycles", optarg, 10, 10000000);
+			break;
+		case OPT_TIMEOUT:
+			o->base.timeout_s = (int)parse_int("--timeout", optarg, 1, 86400);
+			break;
+		case OPT_FORMAT:
+			o->format = parse_format("--benchmark_format", optarg);
+			break;
+		case OPT_OUT:
+			o->out = optarg;
+			break;
+		case OPT_OUT_FORMAT:
+			o->out_format = parse_format("--benchmark_out_format", optarg);
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			exit(0);
+		case 'V':
+			printf("knotif-stress %s (%s)\n", KNOTIF_VERSION, KNOTIF_GIT_SHA);
+			exit(0);
+		case ':':
+			usage_error("option '%s' needs a value (see --help)", argv[optind - 1]);
+		default:
+			usage_error("unknown option '%s' (see --help)", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		usage_error("unexpected argument '%s' (see --help)", argv[optind]);
+	if (o->duration_given && o->requests_given)
+		usage_error("--duration and --requests exclude each other");
+	if (o->duration_given)
+		o->base.requests = 0;
+	if (o->base.kill && o->base.kind == TARGETS_THREADS)
+		usage_error("--kill needs --target-kind=processes: SIGKILL ends a whole process");
+	if (o->npending && (o->base.signals || o->base.kill || o->base.listener_death || o->base.toctou ||
+			    o->duration_given))
+		usage_error("--pending runs alone: no fault flags, no --duration");
+}
+
+/*
+ * The supervisor holds a listener per target (per-target), the spawner a
+ * pidfd per target: raise RLIMIT_NOFILE to its hard limit, or explain why N
+ * targets cannot run.
+ */
+static void raise_nofile(int max_targets)
+{
+	struct rlimit rl;
+	rlim_t need = (rlim_t)max_targets + 64;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		die("getrlimit(RLIMIT_NOFILE): %s", strerror(errno));
+	if (rl.rlim_cur < need && rl.rlim_max >= need) {
+		rl.rlim_cur = rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl))
+			die("raising RLIMIT_NOFILE to %llu: %s", (unsigned long long)rl.rlim_max, strerror(errno));
+	}
+	if (rl.rlim_cur < need)
+		usage_error("--targets=%d needs %llu descriptors (a listener and a pidfd per target, plus 64), but "
+			    "RLIMIT_NOFILE's hard limit is %llu: raise it (ulimit -Hn, as root) or run fewer targets",
+			    max_targets, (unsigned long long)need, (unsigned long long)rl.rlim_max);
+}
+
+static void name_run(struct config *c)
+{
+	int off;
+
+	if (c->pending) {
+		snprintf(c->name, sizeof(c->name), "pending/M:%d/%s/placement:%s", c->targets,
+			 c->sync_wake ? "sync" : "async", placement_name(c->placement));
+		return;
+	}
+	off = snprintf(c->name, sizeof(c->name), "stress/%s/%s/targets:%d/threads:%d/%s/%s%s",
+		       strategy_name(c->strategy), topology_name(c->topo), c->targets, c->threads,
+		       c->sync_wake ? "sync" : "async", c->reply == REPLY_CONTINUE ? "continue" : "emulate",
+		       c->kind == TARGETS_THREADS ? "/kind:threads" : "");
+	off += snprintf(c->name + off, sizeof(c->name) - (size_t)off, "%s%s%s%s/placement:%s",
+			c->signals ? "/signals" : "", c->kill ? "/kill" : "",
+			c->listener_death ? "/listener-death" : "", c->toctou ? "/toctou" : "",
+			placement_name(c->placement));
+}
+
+/* Every run of the invocation, placement-major. */
+static struct config *plan(const struct options *o, int *count)
+{
+	int cap = PLACEMENT_COUNT * 2 * (o->npending + TOPO_COUNT * STRAT_COUNT * o->ntargets), n = 0;
+	struct config *runs = calloc((size_t)cap, sizeof(*runs));
+
+	if (!runs)
+		die("out of memory");
+	for (int p = 0; p < PLACEMENT_COUNT; p++) {
+		for (int w = 0; o->placement[p] && w < 2; w++) {
+			if (!o->wake[w])
+				continue;
+			for (int i = 0; i < o->npending; i++) {
+				struct config *c = &runs[n++];
+
+				*c = o->base;
+				c->pending = true;
+				c->targets = o->pending[i];
+				c->topo = TOPO_SHARED;
+				c->kind = TARGETS_PROCESSES;
+				c->requests = 1;
+				c->sync_wake = w;
+				c->placement = (enum placement)p;
+				name_run(c);
+			}
+			for (int t = 0; !o->npending && t < TOPO_COUNT; t++)
+				for (int s = 0; o->topo[t] && s < STRAT_COUNT; s++)
+					for (int k = 0; o->strat[s] && k < o->ntargets; k++) {
+						struct config *c = &runs[n++];
+
+						*c = o->base;
+						c->targets = o->targets[k];
+						c->topo = (enum topology)t;
+						c->strategy = (enum strategy_id)s;
+						c->sync_wake = w;
+						c->placement = (enum placement)p;
+						if (o->requests_total)
+							c->requests = (o->requests_total + c->targets - 1) / c->targets;
+						name_run(c);
+					}
+		}
+	}
+	*count = n;
+	return runs;
+}
+
+/* 0 when c can run here; otherwise "unsupported: ..." in r. */
+static int supported(struct config *c, struct run_result *r)
+{
+	enum feature needs[3] = { FEAT_USER_NOTIF, FEAT_COUNT, FEAT_COUNT };
+	char why[STRESS_ERROR_LEN];
+
+	if (c->sync_wake)
+		needs[1] = FEAT_SYNC_WAKE_UP;
+	if (c->reply == REPLY_CONTINUE)
+		needs[2] = FEAT_NOTIF_CONTINUE;
+	for (int i = 0; i < 3; i++) {
+		if (needs[i] != FEAT_COUNT && feature_probe(needs[i], why, sizeof(why)))
+			goto unsupported;
+	}
+	if (placement_cpus(c->placement, c->cpus, why, sizeof(why)))
+		goto unsupported;
+	if (!c->pending && strategy_probe(c->strategy, why, sizeof(why)))
+		goto unsupported;
+	return 0;
+unsupported:
+	memset(r, 0, sizeof(*r));
+	r->c = *c;
+	r->status = RUN_UNSUPPORTED;
+	snprintf(r->message, sizeof(r->message), "unsupported: %s", why);
+	return -1;
+}
+
+static json_t *run_context(const struct options *o, int argc, char **argv, const struct run_result *r, int n)
+{
+	json_t *ctx = gb_context(argc, argv), *k = json_object_get(ctx, "knotif"), *pl = json_object();
+	struct rlimit rl = { 0, 0 };
+
+	getrlimit(RLIMIT_NOFILE, &rl);
+	json_object_set_new(k, "tool", json_string("knotif-stress"));
+	json_object_set_new(k, "syscall", json_string(o->base.toctou ? "faccessat" : "getppid"));
+	json_object_set_new(k, "requests_per_target", json_integer(o->base.requests));
+	json_object_set_new(k, "requests_total", json_integer(o->requests_total));
+	json_object_set_new(k, "duration_s", json_real(o->base.duration_s));
+	json_object_set_new(k, "pending_cycles", json_integer(o->base.pending_cycles));
+	json_object_set_new(k, "rlimit_nofile", json_integer((json_int_t)rl.rlim_cur));
+	for (int i = 0; i < n; i++)
+		if (r[i].status == RUN_OK && !json_object_get(pl, placement_name(r[i].c.placement)))
+			json_object_set_new(pl, placement_name(r[i].c.placement),
+					    json_pack("{s:i,s:i}", "target_cpu", r[i].c.cpus[0],
+						      "supervisor_cpu", r[i].c.cpus[1]));
+	json_object_set_new(k, "placements", pl);
+	json_object_set_new(k, "clock_in_vdso", json_boolean(sysinfo_clock_in_vdso()));
+	return ctx;
+}
+
+static int emit(FILE *out, enum format fmt, json_t *ctx, json_t *rows, const struct run_result *r, int n)
+{
+	json_t *k = json_object_get(ctx, "knotif");
+
+	switch (fmt) {
+	case FORMAT_JSON:
+		return gb_write_json(out, ctx, rows);
+	case FORMAT_CSV:
+		return gb_write_csv(out, rows);
+	default:
+		fprintf(out, "# knotif-stress %s (%s) on %s: Linux %s, %s, %lld CPUs; syscall %s; "
+			"round trips measured by the targets (CLOCK_MONOTONIC)\n",
+			json_string_value(json_object_get(k, "version")),
+			json_string_value(json_object_get(k, "git_sha")),
+			json_string_value(json_object_get(ctx, "host_name")),
+			json_string_value(json_object_get(k, "kernel_release")),
+			json_string_value(json_object_get(k, "cpu_model")),
+			(long long)json_integer_value(json_object_get(ctx, "num_cpus")),
+			json_string_value(json_object_get(k, "syscall")));
+		report_console(r, n, out);
+		return fflush(out) ? -EIO : 0;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	struct config *runs;
+	struct run_result *res;
+	struct stress_mem mem;
+	json_t *ctx, *rows;
+	int n, failed = 0, max_targets = 1, max_threads;
+	int64_t cap = 1;
+
+	knotif_prog = "knotif-stress";
+	cpu_init();
+	parse_args(&o, argc, argv);
+	runs = plan(&o, &n);
+	for (int i = 0; i < n; i++) {
+		int64_t need = runs[i].pending ? runs[i].pending_cycles + 1 : runs[i].requests;
+
+		if (runs[i].targets > max_targets)
+			max_targets = runs[i].targets;
+		if (need > cap)
+			cap = need;
+	}
+	if (!cap || cap * max_targets > SAMPLE_BUDGET)	/* --duration, or too many to keep */
+		cap = SAMPLE_BUDGET / max_targets;
+	raise_nofile(max_targets);
+	max_threads = (max_targets > o.base.threads ? max_targets : o.base.threads) + 1;
+	if (stress_mem_map(&mem, max_targets, max_threads, cap))
+		die("mapping shared counters for %d targets: %s", max_targets, strerror(errno));
+	res = calloc((size_t)n, sizeof(*res));
+	if (!res)
+		die("out of memory");
+	for (int i = 0; i < n; i++) {
+		runs[i].sample_cap = cap;
+		if (isatty(STDERR_FILENO))
+			fprintf(stderr, "\r\033[K[%d/%d] %s", i + 1, n, runs[i].name);
+		if (supported(&runs[i], &res[i]))
+			continue;
+		if (runs[i].pending)
+			run_pending(&runs[i], &mem, &res[i]);
+		else
+			run_stress(&runs[i], &mem, &res[i]);
+		if (res[i].status == RUN_FAILED) {
+			failed++;
+			fprintf(stderr, "%s%s: %s: %s\n", isatty(STDERR_FILENO) ? "\r\033[K" : "", knotif_prog,
+				runs[i].name, res[i].message);
+		}
+	}
+	if (isatty(STDERR_FILENO))
+		fputs("\r\033[K", stderr);
+	ctx = run_context(&o, argc, argv, res, n);
+	rows = report_rows(res, n);
+	if (emit(stdout, o.format, ctx, rows, res, n))
+		die("writing results to stdout failed");
+	if (o.out) {
+		FILE *f = fopen(o.out, "w");
+
+		if (!f)
+			die("cannot write %s: %s", o.out, strerror(errno));
+		if (emit(f, o.out_format, ctx, rows, res, n) || fclose(f))
+			die("writing %s failed", o.out);
+	}
+	json_decref(ctx);
+	json_decref(rows);
+	stress_mem_unmap(&mem);
+	free(res);
+	free(runs);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The supervisor process and the one place a notification is answered.
+ * A correct supervisor treats ENOENT from RECV and SEND as normal (the
+ * target was killed or interrupted) and, with --toctou, checks
+ * SECCOMP_IOCTL_NOTIF_ID_VALID between reading the target's memory and
+ * acting on what it read.
+ */
+#include "supervisor.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <signal.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "fdpass.h"
+
+struct supervisor {
+	const struct config *c;
+	struct stress_mem *m;
+	int nr;
+	int *listeners;
+	int nl;
+	const struct strategy *strat;
+	struct sup_thread *threads;
+	int nthreads;
+	int threads_done;
+	pthread_rwlock_t death_lock;	/* --listener-death: no reply is half-counted when we leave */
+};
+
+static const struct strategy *const strategies[STRAT_COUNT] = {
+	[STRAT_BLOCKING] = &strategy_blocking,
+	[STRAT_POLL] = &strategy_poll,
+	[STRAT_EPOLL] = &strategy_epoll,
+	[STRAT_IO_URING] = &strategy_io_uring,
+	[STRAT_SPIN] = &strategy_spin,
+};
+
+static void add(int64_t *counter)
+{
+	__atomic_add_fetch(counter, 1, __ATOMIC_RELAXED);
+}
+
+void record_batch(struct sup_slot *s, int64_t n)
+{
+	int bucket = n <= 1 ? 0 : 64 - __builtin_clzll((unsigned long long)(n - 1));
+
+	if (n <= 0)
+		return;
+	s->wakeups++;
+	s->batch_hist[bucket < BATCH_BUCKETS ? bucket : BATCH_BUCKETS - 1]++;
+	if (n > s->batch_max)
+		s->batch_max = n;
+}
+
+const char *batch_bucket_name(int bucket)
+{
+	static const char *const names[BATCH_BUCKETS] = {
+		"batch_le_1", "batch_le_2", "batch_le_4", "batch_le_8", "batch_le_16", "batch_le_32",
+		"batch_le_64", "batch_le_128", "batch_le_256", "batch_le_512", "batch_le_1024", "batch_gt_1024",
+	};
+
+	return bucket >= 0 && bucket < BATCH_BUCKETS ? names[bucket] : "?";
+}
+
+int listener_hung_up(struct sup_thread *t, int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	t->slot->syscalls++;
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLHUP);
+}
+
+static int account_send(struct sup_thread *t, struct target_slot *target, int ret)
+{
+	struct supervisor *s = t->sup;
+
+	t->slot->syscalls++;
+	if (ret == 0) {
+		add(&target->send_ok);
+		if (s->c->listener_death)
+			add(&s->m->sh->sent_total);
+		return SERVED;
+	}
+	if (ret == -ENOENT) {	/* killed or interrupted after RECV: normal */
+		add(&target->send_enoent);
+		t->slot->send_enoent++;
+		return SERVED;
+	}
+	return stress_fail(s->m, "SECCOMP_IOCTL_NOTIF_SEND: %s", strerror(-ret));
+}
+
+static int reply(struct sup_thread *t, int fd, struct target_slot *target, int64_t val)
+{
+	uint64_t id = t->buf.req->id;
+
+	if (t->sup->c->reply == REPLY_CONTINUE)
+		return account_send(t, target, notif_send_continue(fd, &t->buf, id));
+	return account_send(t, target, notif_send_emulate(fd, &t->buf, id, val, 0));
+}
+
+/* The notification went away while we looked at the target: count it and answer nothing. */
+static int toctou_gone(struct sup_thread *t, struct target_slot *target, int memfd)
+{
+	add(&target->toctou_invalid);
+	if (memfd >= 0) {
+		close(memfd);
+		t->slot->syscalls++;
+	}
+	return SERVED;
+}
+
+/*
+ * Read the path argument out of the target, the way a correct supervisor
+ * must: open its memory, check the id (the pid still names our target), read,
+ * check the id again (what we read came from the waiting call), then act.
+ */
+static int answer_toctou(struct sup_thread *t, int fd, struct target_slot *target, int idx, int64_t seq)
+{
+	const struct seccomp_notif *req = t->buf.req;
+	char file[64], path[STRESS_PATH_LEN + 1], want[STRESS_PATH_LEN];
+	struct stress_mem *m = t->sup->m;
+	int memfd, ret;
+	ssize_t n;
+
+	snprintf(file, sizeof(file), "/proc/%u/mem", req->pid);
+	memfd = open(file, O_RDONLY | O_CLOEXEC);
+	t->slot->syscalls++;
+	t->slot->syscalls++;	/* the ID_VALID below */
+	if (notif_id_valid(fd, req->id))
+		return toctou_gone(t, target, memfd);
+	if (memfd < 0)
+		return stress_fail(m, "open %s for a live notification: %s", file, strerror(errno));
+	n = pread(memfd, path, STRESS_PATH_LEN, (off_t)req->data.args[1]);
+	t->slot->syscalls += 2;	/* pread + ID_VALID */
+	if (notif_id_valid(fd, req->id))
+		return toctou_gone(t, target, memfd);
+	if (n <= 0)
+		return stress_fail(m, "reading target %d's path at %#llx: %s", idx,
+				   (unsigned long long)req->data.args[1], n < 0 ? strerror(errno) : "end of file");
+	close(memfd);
+	t->slot->syscalls++;
+	path[n] = 0;
+	path[strnlen(path, (size_t)n)] = 0;
+	stress_path(want, sizeof(want), idx, seq);
+	if (strcmp(path, want))
+		return stress_fail(m, "target %d request %lld: read '%s' from its memory, expected '%s'", idx,
+				   (long long)seq, path, want);
+	ret = reply(t, fd, target, stress_path_hash(path));
+	return ret;
+}
+
+int serve_one(struct sup_thread *t, int fd)
+{
+	struct supervisor *s = t->sup;
+	const struct seccomp_notif *req = t->buf.req;
+	struct target_slot *target;
+	uint64_t idx;
+	int64_t seq;
+	int ret = notif_recv(fd, &t->buf);
+
+	t->slot->syscalls++;
+	if (ret == -ENOENT) {
+		t->slot->recv_enoent++;
+		return SERVE_NONE;
+	}
+	if (ret == -EINTR) {
+		t->slot->recv_eintr++;
+		return SERVE_NONE;
+	}
+	if (ret)
+		return stress_fail(s->m, "SECCOMP_IOCTL_NOTIF_RECV: %s", strerror(-ret));
+	t->slot->notifs++;
+	idx = req->data.args[ARG_IDX];
+	seq = (int64_t)req->data.args[ARG_SEQ];
+	if (idx >= (uint64_t)s->c->targets || req->data.nr != s->nr)
+		return stress_fail(s->m, "notification for syscall %d from target %llu: not one of ours",
+				   req->data.nr, (unsigned long long)idx);
+	target = &s->m->t[idx];
+	add(&target->recv_ok);
+	if (s->c->listener_death)
+		pthread_rwlock_rdlock(&s->death_lock);
+	if (s->c->toctou)
+		ret = answer_toctou(t, fd, target, (int)idx, seq);
+	else
+		ret = reply(t, fd, target, stress_expect((int)idx, seq));
+	if (s->c->listener_death)
+		pthread_rwlock_unlock(&s->death_lock);
+	return ret;
+}
+
+static void *thread_main(void *arg)
+{
+	struct sup_thread *t = arg;
+
+	t->ret = t->sup->strat->serve(t);
+	__atomic_add_fetch(&t->sup->threads_done, 1, __ATOMIC_ACQ_REL);
+	return NULL;
+}
+
+/* Listeners to threads: blocking takes one listener per thread; the others split them K ways. */
+static int plan_threads(struct supervisor *s)
+{
+	const struct config *c = s->c;
+	int k = c->threads;
+
+	if (c->strategy == STRAT_BLOCKING && c->topo == TOPO_PER_TARGET)
+		k = s->nl;
+	else if (c->topo == TOPO_PER_TARGET && k > s->nl)
+		k = s->nl;
+	s->nthreads = k;
+	s->threads = calloc((size_t)k, sizeof(*s->threads));
+	if (!s->threads)
+		return -ENOMEM;
+	for (int i = 0; i < k; i++) {
+		struct sup_thread *t = &s->threads[i];
+		int ret;
+
+		t->sup = s;
+		t->m = s->m;
+		t->index = i;
+		t->slot = &s->m->s[i];
+		t->fds = calloc((size_t)(s->nl / k + 1), sizeof(int));
+		if (!t->fds)
+			return -ENOMEM;
+		if (c->topo == TOPO_SHARED)	/* every thread waits on the one listener */
+			t->fds[t->nfds++] = s->listeners[0];
+		else
+			for (int l = i; l < s->nl; l += k)
+				t->fds[t->nfds++] = s->listeners[l];
+		ret = notif_buf_alloc(&t->buf);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static __attribute__((noreturn)) void sup_exit(struct supervisor *s, const char *what, int err)
+{
+	stress_fail(s->m, "supervisor: %s: %s", what, strerror(-err));
+	_exit(1);
+}
+
+/* --listener-death: leave once half the replies are out, with no reply half-counted. */
+static void die_midway(struct supervisor *s, int64_t cpu0)
+{
+	struct timespec gap = { 0, 100000 };
+	int64_t deadline = s->m->sh->go_ns + (int64_t)(s->c->duration_s * 0.5e9);
+
+	for (;;) {
+		if (__atomic_load_n(&s->threads_done, __ATOMIC_ACQUIRE) == s->nthreads)
+			return;	/* everyone finished first: the ledger reports the death never happened */
+		if (s->c->requests ? __atomic_load_n(&s->m->sh->sent_total, __ATOMIC_RELAXED) >= s->m->sh->death_after
+				   : now_ns() >= deadline)
+			break;
+		nanosleep(&gap, NULL);
+	}
+	pthread_rwlock_wrlock(&s->death_lock);
+	s->m->sh->sup_cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
+	s->m->sh->sup_died = 1;
+	_exit(0);	/* the kernel closes every listener: waiting targets get ENOSYS */
+}
+
+void supervisor_main(const struct config *c, struct stress_mem *m, int sock)
+{
+	struct supervisor s = { .c = c, .m = m, .nr = stress_syscall_nr(c), .strat = strategies[c->strategy] };
+	pthread_attr_t attr;
+	int64_t cpu0;
+	int ret, failed = 0;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	ret = pin_to(c->cpus[1]);
+	if (ret)
+		sup_exit(&s, "pinning", ret);
+	m->sh->sup_fds_before = count_fds();
+	s.nl = c->topo == TOPO_SHARED ? 1 : c->targets;
+	s.listeners = calloc((size_t)s.nl, sizeof(int));
+	if (!s.listeners)
+		sup_exit(&s, "listeners", -ENOMEM);
+	for (int i = 0; i < s.nl; i++) {
+		s.listeners[i] = fd_recv(sock);
+		if (s.listeners[i] < 0)
+			sup_exit(&s, "receiving a listener", s.listeners[i]);
+		if (c->sync_wake && (ret = notif_set_sync_wakeup(s.listeners[i])))
+			sup_exit(&s, "SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP", ret);
+	}
+	ret = plan_threads(&s);
+	if (ret)
+		sup_exit(&s, "setting up threads", ret);
+	m->sh->sup_threads = s.nthreads;
+	m->sh->listeners = s.nl;
+	pthread_rwlock_init(&s.death_lock, NULL);
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 128 << 10);
+	for (int i = 0; i < s.nthreads; i++) {
+		ret = pthread_create(&s.threads[i].thread, &attr, thread_main, &s.threads[i]);
+		if (ret)
+			sup_exit(&s, "pthread_create", -ret);
+	}
+	pthread_attr_destroy(&attr);
+	__atomic_add_fetch(&m->sh->ready, 1, __ATOMIC_ACQ_REL);
+	go_wait(m);
+	cpu0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+	if (c->listener_death)
+		die_midway(&s, cpu0);
+	for (int i = 0; i < s.nthreads; i++) {
+		pthread_join(s.threads[i].thread, NULL);
+		failed |= s.threads[i].ret < 0;
+	}
+	m->sh->sup_cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
+	for (int i = 0; i < s.nthreads; i++) {
+		notif_buf_free(&s.threads[i].buf);
+		free(s.threads[i].fds);
+	}
+	for (int i = 0; i < s.nl; i++)
+		close(s.listeners[i]);
+	free(s.listeners);
+	free(s.threads);
+	pthread_rwlock_destroy(&s.death_lock);
+	m->sh->sup_fds_after = count_fds();
+	_exit(failed ? 1 : 0);
+}
+
+int strategy_probe(enum strategy_id s, char *why, size_t len)
+{
+	return s == STRAT_IO_URING ? io_uring_probe(why, len) : 0;
+}
