@@ -33,12 +33,15 @@ static const char usage_text[] =
 "  --alpha=A           U test significance level (default 0.05)\n"
 "  --deterministic     results repeat exactly (QEMU -icount runs): tight\n"
 "                      threshold, no U test, default metric p50\n"
+"  --floor=POLICY      the ping-pong floor rows under floor_ratio: auto (gate\n"
+"                      their p50 when both files come from one host), gate\n"
+"                      or report (never gate: absolute times follow load)\n"
 "  --format=FMT        console (default) or json\n"
 "  -h, --help          this text\n"
 "\n"
 "The ping-pong floor rows (pingpong/*) are 1.0 by construction in floor_ratio:\n"
-"they are gated on their p50 when both files come from the same host (and\n"
-"CPU model), and only reported otherwise.\n"
+"by default they are gated on their p50 when both files come from the same\n"
+"host (and CPU model), and only reported otherwise (see --floor).\n"
 "\n"
 "Exit status: 0 pass, 1 a regression, 2 unusable input (missing file,\n"
 "malformed JSON, no common benchmarks, nothing that could be gated) or bad\n"
@@ -77,13 +80,14 @@ static double parse_fraction(const char *flag, const char *s, bool percent_ok)
 
 static void parse_args(struct options *o, int argc, char **argv)
 {
-	enum { OPT_METRIC = 256, OPT_THRESHOLD, OPT_ALPHA, OPT_DETERMINISTIC, OPT_FORMAT };
+	enum { OPT_METRIC = 256, OPT_THRESHOLD, OPT_ALPHA, OPT_DETERMINISTIC, OPT_FORMAT, OPT_FLOOR };
 	static const struct option longopts[] = {
 		{ "metric", required_argument, NULL, OPT_METRIC },
 		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 		{ "alpha", required_argument, NULL, OPT_ALPHA },
 		{ "deterministic", no_argument, NULL, OPT_DETERMINISTIC },
 		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "floor", required_argument, NULL, OPT_FLOOR },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -120,6 +124,16 @@ static void parse_args(struct options *o, int argc, char **argv)
 				o->format = FORMAT_JSON;
 			else
 				usage_error("invalid value for --format: '%s' (expected console or json)", optarg);
+			break;
+		case OPT_FLOOR:
+			if (!strcmp(optarg, "auto"))
+				o->gate.floor = FLOOR_AUTO;
+			else if (!strcmp(optarg, "gate"))
+				o->gate.floor = FLOOR_GATE;
+			else if (!strcmp(optarg, "report"))
+				o->gate.floor = FLOOR_REPORT;
+			else
+				usage_error("invalid value for --floor: '%s' (expected auto, gate or report)", optarg);
 			break;
 		case 'h':
 			fputs(usage_text, stdout);

@@ -81,7 +81,7 @@ void gate_print_console(FILE *out, const struct gb_file *base, const struct gb_f
 				fmt_change(gd, sizeof(gd), c->base, c->new);
 			}
 			if (c->have_u)
-				snprintf(p, sizeof(p), "%.4f", c->u.pvalue);
+				snprintf(p, sizeof(p), c->u.pvalue < 1e-4 ? "%.1e" : "%.4f", c->u.pvalue);
 		} else {
 			for (int k = 0; k < SHOWN_COUNT; k++)
 				strcpy(cell[k], "-");
@@ -103,7 +103,7 @@ void gate_print_console(FILE *out, const struct gb_file *base, const struct gb_f
 	table_print(t, out);
 	table_free(t);
 	if (r->regressions)
-		fprintf(out, "verdict: REGRESSION: %zu of %zu gated benchmarks, worst %s %s %+.1f%% (p %.4f)\n",
+		fprintf(out, "verdict: REGRESSION: %zu of %zu gated benchmarks, worst %s %s %+.1f%% (p %.2g)\n",
 			r->regressions, r->gated, worst->name, gb_figure_key(worst->metric),
 			worst->change * 100, worst->u.pvalue);
 	else

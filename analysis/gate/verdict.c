@@ -133,16 +133,17 @@ static void compare_one(struct comparison *c, const struct gb_series *b, const s
 	c->have_u = !mann_whitney_u(xb, nb, xn, nn, &c->u);
 	if (!c->have_u)
 		c->u.pvalue = NAN;
-	if (c->metric != o->metric && !o->deterministic && !host_match) {
+	if (c->metric != o->metric && !o->deterministic &&
+	    (o->floor == FLOOR_REPORT || (o->floor == FLOOR_AUTO && !host_match))) {
 		c->verdict = VERDICT_REPORT_ONLY;
-		snprintf(c->note, sizeof(c->note),
-			 "the floor itself: p50 across different hosts is not gated");
+		snprintf(c->note, sizeof(c->note), "the floor itself: its p50 is not gated (%s)",
+			 o->floor == FLOOR_REPORT ? "--floor=report" : "different hosts");
 		return;
 	}
 	decide(c, o);
 	if (c->metric != o->metric && !c->note[0])
 		snprintf(c->note, sizeof(c->note), "the floor itself: gated on p50 (%s)",
-			 o->deterministic ? "deterministic" : "same host");
+			 o->deterministic ? "deterministic" : o->floor == FLOOR_GATE ? "--floor=gate" : "same host");
 }
 
 int gate_compare(const struct gb_file *base, const struct gb_file *new,

@@ -15,8 +15,16 @@
  * repetitions different (p < alpha); --deterministic results (icount)
  * need no U test. Improvements are reported, never failed.
  */
+/* What to do with the floor rows (pingpong/...) when the metric is floor_ratio. */
+enum floor_policy {
+	FLOOR_AUTO,		/* gate their p50 when both files come from one host */
+	FLOOR_GATE,		/* always gate their p50 */
+	FLOOR_REPORT,		/* never gate: a floor's absolute time follows machine load */
+};
+
 struct gate_options {
 	enum gb_figure metric;	/* the gated figure (default floor_ratio) */
+	enum floor_policy floor;
 	double threshold;	/* +0.5 = fail above +50 % */
 	double alpha;
 	bool deterministic;

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# analysis/ci-gate end to end, on this machine, as CI runs it:
+#   1. a fresh baseline (--update-baseline) and then a new gate run with the
+#      same code must pass: no false alarm, whatever else loads the CPUs;
+#   2. the same gate with a real 2x slowdown must fail, naming only the
+#      slowed benchmark. The slowdown is real: an LD_PRELOAD shim makes the
+#      supervisor spin, before each SECCOMP_IOCTL_NOTIF_SEND, for as long
+#      as the baseline's median unotif/sync/emulate round trip (p50), so
+#      that round trip takes twice as long while ptrace, the in-kernel
+#      null path and the ping-pong floor are untouched.
+# Usage: gate-e2e.sh CI_GATE BUILD_DIR SEND_DELAY_SO   Exit 0/1/77.
+set -uo pipefail
+gate=$1 build=$2 shim=$3
+UNOTIF=unotif/sync/emulate/placement:same
+command -v jq >/dev/null || { echo "skip: jq not installed"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+"$gate" --build "$build" --update-baseline --baseline "$tmp/base.json" >"$tmp/out" 2>&1 ||
+	{ cat "$tmp/out"; echo "FAIL: ci-gate --update-baseline"; exit 1; }
+err=$(jq -r --arg n "$UNOTIF" '[.benchmarks[] | select(.name == $n and .error_occurred)][0].error_message // empty' "$tmp/base.json")
+if [ -n "$err" ]; then
+	echo "skip: $UNOTIF did not run here: $err"
+	exit 77
+fi
+p50=$(jq --arg n "$UNOTIF" '[.benchmarks[] | select(.name == $n) | .p50] | sort | .[length / 2 | floor] | floor' "$tmp/base.json")
+echo "baseline: $(jq '.benchmarks | length' "$tmp/base.json") rows, $UNOTIF median p50 $p50 ns"
+
+# 1. same code, same machine: pass
+"$gate" --build "$build" --baseline "$tmp/base.json" >"$tmp/same" 2>&1
+rc=$?
+[ "$rc" = 0 ] || { fail "no-change gate exited $rc, expected 0"; cat "$tmp/same"; }
+grep '^verdict:' "$tmp/same"
+
+# 2. a real 2x slowdown of the unotif round trip: fail, on that benchmark only
+LD_PRELOAD=$shim KNOTIF_SEND_DELAY_NS=$p50 "$gate" --build "$build" --baseline "$tmp/base.json" \
+	--out "$tmp/slow.json" >"$tmp/slow" 2>&1
+rc=$?
+[ "$rc" = 1 ] || { fail "2x slowdown: ci-gate exited $rc, expected 1"; cat "$tmp/slow"; }
+grep -E "^$UNOTIF .* REGRESSION$" "$tmp/slow" || { fail "$UNOTIF not flagged"; cat "$tmp/slow"; }
+n=$(grep -c ' REGRESSION$' "$tmp/slow")
+[ "$n" = 1 ] || { fail "expected exactly 1 regression, got $n"; cat "$tmp/slow"; }
+grep '^verdict:' "$tmp/slow"
+# the slowdown really happened in the measurement, not in a file edit
+slow_p50=$(jq --arg n "$UNOTIF" '[.benchmarks[] | select(.name == $n) | .p50] | sort | .[length / 2 | floor] | floor' "$tmp/slow.json")
+echo "slowed run: $UNOTIF median p50 $slow_p50 ns (baseline $p50 ns)"
+[ "$slow_p50" -gt "$p50" ] || fail "the shim did not slow the round trip"
+
+[ "$fails" = 0 ] && echo "pass: no false alarm, a real 2x slowdown fails"
+[ "$fails" = 0 ]
