@@ -50,7 +50,7 @@ char LICENSE[] SEC("license") = "GPL";
 #define ENOSYS_		38
 
 /* knobs set by user space before load */
-const volatile int targ_tgid;			/* 0: any */
+const volatile bool use_tree;			/* only processes in `tree` (--pid, COMMAND) */
 const volatile char targ_comm[KT_COMM_LEN];	/* "": any */
 const volatile bool have_filter;
 /* false with the tracepoint source: the seccomp events replace the ioctl reconstruction */
@@ -93,6 +93,14 @@ struct {
 	__type(value, __u32);
 } inflight SEC(".maps");
 
+/* Selected processes: --pid's or COMMAND's, and every process they fork. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u32);
+	__type(value, __u8);
+} tree SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 16 << 20);
@@ -113,12 +121,14 @@ static __always_inline void count(int kind, int t)
 
 static __always_inline bool task_passes(struct task_struct *task)
 {
+	__u32 tgid = task->tgid;
+
 	if (!have_filter)
 		return true;
-	if (targ_tgid && task->tgid == targ_tgid)
-		return true;
-	if (!targ_comm[0])
+	if (use_tree && !bpf_map_lookup_elem(&tree, &tgid))
 		return false;
+	if (!targ_comm[0])
+		return true;
 	for (int i = 0; i < KT_COMM_LEN; i++) {
 		char c = task->comm[i];
 
@@ -177,12 +187,25 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 	return 0;
 }
 
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
+{
+	__u32 ptgid = parent->tgid, ctgid = child->tgid;
+	__u8 one = 1;
+
+	if (use_tree && ptgid != ctgid && bpf_map_lookup_elem(&tree, &ptgid))
+		bpf_map_update_elem(&tree, &ctgid, &one, BPF_ANY);
+	return 0;
+}
+
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(on_exit, struct task_struct *p)
 {
 	__u32 tid = p->pid;
 
 	bpf_map_delete_elem(&tstates, &tid);
+	if (p->pid == p->tgid)
+		bpf_map_delete_elem(&tree, &tid);	/* its pid may be reused by a stranger */
 	return 0;
 }
 

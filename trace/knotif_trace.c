@@ -93,7 +93,7 @@ static const char doc[] =
 enum { OPT_READY_FD = 256 };
 
 static const struct argp_option options[] = {
-	{ "pid", 'p', "PID", 0, "Only notifications whose target or supervisor is process PID", 0 },
+	{ "pid", 'p', "PID", 0, "Only process PID and the processes it forks from now on", 0 },
 	{ "comm", 'c', "COMM", 0, "Only tasks named COMM (e.g. knotif-bench)", 0 },
 	{ "source", 's', "SRC", 0, "auto (default), tracepoint, fentry or sched", 0 },
 	{ "duration", 'd', "SEC", 0, "Stop after SEC seconds", 0 },
@@ -291,15 +291,42 @@ static int handle_event(void *ctx, void *data, size_t len)
 	return report_add(r, data);
 }
 
-static pid_t start_command(char **argv)
+/*
+ * COMMAND's process joins the traced tree before it runs, so everything it
+ * forks (a benchmark's supervisor and target) is followed too.
+ */
+static pid_t start_command(char **argv, int tree_fd)
 {
-	pid_t pid = fork();
+	__u8 one = 1;
+	int go[2];
+	pid_t pid;
+	char c;
 
+	if (pipe(go))
+		return -1;
+	pid = fork();
 	if (pid == 0) {
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);	/* the tracer gave up */
 		execvp(argv[0], argv);
 		fprintf(stderr, "%s: cannot run %s: %s\n", knotif_prog, argv[0], strerror(errno));
 		_exit(127);
 	}
+	close(go[0]);
+	if (pid > 0) {
+		__u32 key = (__u32)pid;
+
+		if (bpf_map_update_elem(tree_fd, &key, &one, BPF_ANY)) {
+			fprintf(stderr, "%s: following %s: %s\n", knotif_prog, argv[0], strerror(errno));
+			close(go[1]);
+			waitpid(pid, NULL, 0);
+			return -1;
+		}
+		if (write(go[1], "g", 1) != 1)
+			pid = -1;
+	}
+	close(go[1]);
 	return pid;
 }
 
@@ -315,6 +342,8 @@ static json_t *summary_json(const struct options *o, int source, const struct so
 			json_object_set_new(unsup, source_key[i], json_sprintf("unsupported: %s", sp->why[i]));
 	if (o->pid)
 		json_object_set_new(filter, "pid", json_integer(o->pid));
+	if (o->command)
+		json_object_set_new(filter, "command", json_string(o->command[0]));
 	if (o->comm[0])
 		json_object_set_new(filter, "comm", json_string(o->comm));
 	s = json_pack("{s:i,s:s,s:s,s:s,s:s,s:s,s:o,s:o,s:I,s:I,s:o}",
@@ -359,9 +388,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: opening the BPF object: %s\n", knotif_prog, strerror(errno));
 		return 1;
 	}
-	skel->rodata->targ_tgid = opt.pid;
+	skel->rodata->use_tree = opt.pid || opt.command;
 	memcpy((char *)skel->rodata->targ_comm, opt.comm, KT_COMM_LEN);
-	skel->rodata->have_filter = opt.pid || opt.comm[0];
+	skel->rodata->have_filter = opt.pid || opt.command || opt.comm[0];
 	set_autoload(skel, source);
 
 	err = knotif_trace_bpf__load(skel);
@@ -376,6 +405,17 @@ int main(int argc, char **argv)
 				strerror(err));
 		err = EXIT_UNSUPPORTED;
 		goto cleanup;
+	}
+	if (opt.pid) {
+		__u32 key = (__u32)opt.pid;
+		__u8 one = 1;
+
+		if (kill(opt.pid, 0) && errno == ESRCH) {
+			fprintf(stderr, "%s: --pid %d: no such process\n", knotif_prog, opt.pid);
+			err = 1;
+			goto cleanup;
+		}
+		bpf_map_update_elem(bpf_map__fd(skel->maps.tree), &key, &one, BPF_ANY);
 	}
 	err = knotif_trace_bpf__attach(skel);
 	if (err) {
@@ -411,18 +451,19 @@ int main(int argc, char **argv)
 	for (int s = 0; s < KT_SRC_COUNT; s++)
 		if (!sp.ok[s])
 			fprintf(out, "# %s: unsupported: %s\n", source_key[s], sp.why[s]);
-	if (opt.pid || opt.comm[0])
-		fprintf(out, "# filter:%s%.0d%s%s\n", opt.pid ? " pid " : "", opt.pid,
-			opt.comm[0] ? " comm " : "", opt.comm);
+	if (opt.pid || opt.command || opt.comm[0])
+		fprintf(out, "# filter:%s%.0d%s%s%s\n", opt.pid ? " pid " : "", opt.pid,
+			opt.command ? " COMMAND and its children" : "", opt.comm[0] ? " comm " : "",
+			opt.comm);
 	if (opt.ready_fd >= 0) {
 		if (write(opt.ready_fd, "ready\n", 6) != 6)
 			fprintf(stderr, "%s: writing to --ready-fd: %s\n", knotif_prog, strerror(errno));
 		close(opt.ready_fd);
 	}
 	if (opt.command) {
-		child = start_command(opt.command);
+		child = start_command(opt.command, bpf_map__fd(skel->maps.tree));
 		if (child < 0) {
-			fprintf(stderr, "%s: fork: %s\n", knotif_prog, strerror(errno));
+			fprintf(stderr, "%s: starting %s: %s\n", knotif_prog, opt.command[0], strerror(errno));
 			err = 1;
 			goto cleanup;
 		}
