@@ -1,0 +1,252 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The report's figures, each rendered to an inline SVG string.
+
+Every figure's root <svg> carries an id and a <title>; every method's line
+or bar is a group (<g>) whose id names the figure and the method, so a test
+(or a reader's browser search) finds it in the rendered page.
+"""
+import io
+import re
+
+import matplotlib
+
+matplotlib.use("svg")
+import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker as ticker  # noqa: E402
+import numpy as np  # noqa: E402
+
+plt.rcParams.update({
+    "svg.fonttype": "none",  # text stays text: smaller, searchable, selectable
+    "font.size": 9,
+    "axes.titlesize": 10,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "figure.dpi": 96,
+})
+
+
+def slug(s):
+    return re.sub(r"[^A-Za-z0-9]+", "-", s).strip("-").lower()
+
+
+class Palette:
+    """One colour per method, the same in every figure."""
+
+    def __init__(self, methods):
+        cmap = plt.get_cmap("tab20" if len(methods) > 10 else "tab10")
+        self.colors = {m: cmap(i % cmap.N) for i, m in enumerate(methods)}
+
+    def __getitem__(self, method):
+        return self.colors.get(method, "grey")
+
+
+def to_svg(fig, svg_id, title):
+    """The figure as an <svg> element with an id and a <title>, ready to inline."""
+    plt.rcParams["svg.hashsalt"] = svg_id  # matplotlib's internal ids stay unique per page
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
+    plt.close(fig)
+    svg = buf.getvalue()
+    svg = svg[svg.index("<svg"):]
+    head_end = svg.index(">") + 1
+    esc = title.replace("&", "&amp;").replace("<", "&lt;")
+    return ('<svg id="%s" role="img" aria-label="%s"' % (svg_id, esc.replace('"', "&quot;")) +
+            svg[4:head_end] + "<title>%s</title>" % esc + svg[head_end:])
+
+
+class _MinorLabels(ticker.Formatter):
+    """Labels 2, 3 and 5 between the powers of ten on a short log axis."""
+
+    def __call__(self, v, pos=None):
+        lo, hi = sorted(self.axis.get_view_interval())
+        if v <= 0 or lo <= 0 or hi / lo > 30:
+            return ""
+        m = v / 10 ** np.floor(np.log10(v))
+        return "%g" % v if any(abs(m - k) < 1e-6 for k in (2, 3, 5)) else ""
+
+
+def plain_log(axis):
+    """Log-axis tick labels as plain numbers (0.2, 30, 1000), not 2x10^-1."""
+    axis.set_major_formatter(ticker.FuncFormatter(lambda v, pos: "%g" % v))
+    axis.set_minor_formatter(_MinorLabels())
+
+
+def us(ns):
+    return np.asarray(ns, dtype=float) / 1000.0
+
+
+def ccdf_points(samples, max_points=400):
+    """Complementary CDF of raw samples at log-spaced tail fractions."""
+    s = np.sort(samples)
+    n = len(s)
+    frac = np.unique(np.concatenate([np.geomspace(1.0, 1.0 / n, max_points), [1.0 / n]]))[::-1]
+    idx = np.clip(np.ceil((1.0 - frac) * n).astype(int), 0, n - 1)
+    return s[idx], frac
+
+
+def quantile_points(run):
+    """The quantiles the JSON carries, as (latency, fraction slower) points."""
+    pts = [("min", 1.0), ("p50", 0.5), ("p90", 0.1), ("p99", 0.01), ("p999", 0.001)]
+    xs, ys = [], []
+    for key, frac in pts:
+        v = run.value(key)
+        if v is not None:
+            xs.append(v)
+            ys.append(frac)
+    mx, n = run.value("max"), run.samples_hint()
+    if mx is not None:
+        xs.append(mx)
+        ys.append(1.0 / n if n else 1e-4)
+    return np.asarray(xs), np.asarray(ys)
+
+
+def latency_ccdf(placement, runs, samples, palette):
+    """Fraction of round trips slower than x, one line per method (log-log)."""
+    fig, ax = plt.subplots(figsize=(8.5, 4.8))
+    for run in runs:
+        if samples is not None and run.name in samples:
+            x, y = ccdf_points(samples[run.name])
+            (line,) = ax.step(us(x), y, where="post", color=palette[run.method], label=run.method, lw=1.4)
+        else:
+            x, y = quantile_points(run)
+            (line,) = ax.plot(us(x), y, marker="o", ms=3, color=palette[run.method], label=run.method, lw=1.2)
+        line.set_gid("ccdf-%s-%s" % (slug(placement), slug(run.method)))
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    plain_log(ax.xaxis)
+    ax.set_xlabel("round-trip latency (µs, log)")
+    ax.set_ylabel("fraction of calls slower (log)")
+    src = "raw samples" if samples is not None else "min/p50/p90/p99/p99.9/max from the JSON (joined by lines)"
+    title = "Latency CCDF, placement %s — %s" % (placement, src)
+    ax.set_title(title)
+    ax.legend(fontsize=7, loc="lower left", ncol=2 if len(runs) > 8 else 1, framealpha=0.8)
+    return to_svg(fig, "ccdf-%s" % slug(placement), title)
+
+
+def latency_hist(run, samples, palette):
+    """Histogram of one method's samples on log-spaced bins, p50 and p99
+    marked. Bins stop at p99.9 when the tail reaches far beyond it, and the
+    legend counts what was left out (cyclictest's overflow)."""
+    ns = samples[run.name]
+    fig, ax = plt.subplots(figsize=(4.2, 2.6))
+    p50, p99, p999 = np.percentile(ns, [50, 99, 99.9])
+    lo, hi = max(int(ns.min()), 1), max(int(ns.max()), 2)
+    if hi > 3 * p999:
+        hi = max(int(p999), lo + 1)
+    over = int(np.count_nonzero(ns > hi))
+    bins = np.geomspace(lo, hi * 1.0001, 50)
+    ax.hist(us(ns[ns <= hi]), bins=us(bins), color=palette[run.method], alpha=0.85)
+    ax.set_xscale("log")
+    plain_log(ax.xaxis)
+    ax.axvline(p50 / 1000, color="k", lw=1, ls="-", label="p50 %.2f µs" % (p50 / 1000))
+    ax.axvline(p99 / 1000, color="k", lw=1, ls="--", label="p99 %.2f µs" % (p99 / 1000))
+    if over:
+        ax.plot([], [], " ", label="%d beyond %.1f µs (max %.1f)" % (over, hi / 1000, ns.max() / 1000))
+    ax.legend(fontsize=7)
+    ax.set_xlabel("µs (log)")
+    ax.set_ylabel("calls")
+    title = "%s, placement %s (n=%d)" % (run.method, run.placement, len(ns))
+    ax.set_title(title, fontsize=9)
+    return to_svg(fig, "hist-%s-%s" % (slug(run.placement), slug(run.method)), "Histogram: " + title)
+
+
+def floor_bars(placement, runs, floor, palette):
+    """p50 over the ping-pong floor at this placement, per method; whiskers:
+    the lowest and highest repetition."""
+    runs = sorted((r for r in runs if r.value("floor_ratio") is not None), key=lambda r: r.value("floor_ratio"))
+    fig, ax = plt.subplots(figsize=(8.5, 0.32 * len(runs) + 1.2))
+    for i, r in enumerate(runs):
+        v = r.value("floor_ratio")
+        reps = r.per_rep("floor_ratio") or [v]
+        err = [[max(v - min(reps), 0)], [max(max(reps) - v, 0)]]
+        bar = ax.barh(i, v, color=palette[r.method], xerr=err, capsize=2, error_kw={"lw": 0.8})
+        bar.patches[0].set_gid("floor-%s-%s" % (slug(placement), slug(r.method)))
+        ax.text(max(reps + [v]) * 1.08, i, "%.2f×" % v, va="center", fontsize=7)
+    ax.set_yticks(range(len(runs)), [r.method for r in runs])
+    ax.set_xscale("log")
+    plain_log(ax.xaxis)
+    ax.axvline(1.0, color="k", lw=1)
+    what = ""
+    if isinstance(floor, dict) and floor.get("p50"):
+        what = " (%s, p50 %.2f µs)" % (floor.get("benchmark", "?"), float(floor["p50"]) / 1000)
+    ax.set_xlabel("p50 / ping-pong floor p50%s (log)" % what)
+    ax.grid(axis="y", visible=False)
+    title = "Floor ratio, placement %s" % placement
+    ax.set_title(title)
+    return to_svg(fig, "floor-%s" % slug(placement), title)
+
+
+def stress_curves(series):
+    """One panel per y quantity; a line per strategy/method against the scale."""
+    y_keys = []
+    for s in series:
+        y_keys += [k for k in s.y_keys if k not in y_keys]
+    y_keys = y_keys[:3]
+    fig, axes = plt.subplots(1, len(y_keys), figsize=(4.2 * len(y_keys), 3.4), squeeze=False)
+    cmap = plt.get_cmap("tab10")
+    for ax, yk in zip(axes[0], y_keys):
+        for i, s in enumerate(series):
+            pts = [(x, ys[yk]) for x, ys in s.points if yk in ys]
+            if not pts:
+                continue
+            xs, vs = zip(*pts)
+            scale = 1e-3 if yk in ("p50", "p90", "p99", "mean", "median", "ns") else 1.0
+            (line,) = ax.plot(xs, np.asarray(vs) * scale, marker="o", ms=3, color=cmap(i % 10), label=s.name)
+            line.set_gid("stress-%s-%s" % (slug(yk), slug(s.name)))
+        unit = "µs" if yk in ("p50", "p90", "p99", "mean", "median", "ns") else "per second"
+        ax.set_xlabel(series[0].x_key)
+        ax.set_ylabel("%s (%s)" % (yk, unit))
+        ax.set_title(yk)
+        ax.legend(fontsize=7)
+    title = "Stress scaling: latency and rate against %s" % series[0].x_key
+    fig.suptitle(title)
+    return to_svg(fig, "stress-scaling", title)
+
+
+PHASE_ORDER = ("queue_wait", "think", "wake_to_resume")
+
+
+def trace_stacked(bars):
+    """Mean time per phase, stacked: the phases of one round trip add up to it."""
+    phases = [p for p in PHASE_ORDER if any(p in b.phases for b in bars)]
+    phases += sorted({p for b in bars for p in b.phases} - set(phases))
+    fig, ax = plt.subplots(figsize=(8.5, 0.5 * len(bars) + 1.4))
+    cmap = plt.get_cmap("Set2")
+    left = np.zeros(len(bars))
+    for j, p in enumerate(phases):
+        vals = np.array([float(b.phases.get(p, {}).get("mean", 0.0)) / 1000 for b in bars])
+        cont = ax.barh(range(len(bars)), vals, left=left, color=cmap(j % 8), label=p)
+        for i, patch in enumerate(cont.patches):
+            patch.set_gid("trace-%s-%s" % (slug(bars[i].label), slug(p)))
+        left += vals
+    for i, b in enumerate(bars):
+        if b.round_trip and isinstance(b.round_trip.get("mean"), (int, float)):
+            ax.plot([b.round_trip["mean"] / 1000], [i], marker="|", ms=14, color="k")
+    ax.set_yticks(range(len(bars)), [b.label for b in bars])
+    ax.set_xlabel("mean µs per phase (| = mean round trip)")
+    ax.legend(fontsize=7, loc="lower right")
+    ax.grid(axis="y", visible=False)
+    title = "Trace phase breakdown (mean per phase, stacked)"
+    ax.set_title(title)
+    return to_svg(fig, "trace-phases", title)
+
+
+def workload_bars(group, gid):
+    """Each method's mean time relative to no interception, with hyperfine's sigma."""
+    base = group.results[0]
+    fig, ax = plt.subplots(figsize=(8.5, 0.38 * len(group.results) + 1.2))
+    cmap = plt.get_cmap("tab10")
+    for i, r in enumerate(group.results):
+        q = r["mean"] / base["mean"]
+        s = q * np.hypot(r["stddev"] / r["mean"], base["stddev"] / base["mean"])
+        bar = ax.barh(i, q, xerr=s, color=cmap(i % 10), capsize=2, error_kw={"lw": 0.8})
+        bar.patches[0].set_gid("%s-%s" % (gid, slug(r["method"])))
+        ax.text(q + s + 0.02, i, "%.2f ± %.2f" % (q, s), va="center", fontsize=7)
+    ax.set_yticks(range(len(group.results)), [r["method"] for r in group.results])
+    ax.invert_yaxis()
+    ax.axvline(1.0, color="k", lw=1)
+    ax.set_xlabel("mean wall time / mean with no interception (%s = %.1f ms)" % (base["method"], base["mean"] * 1e3))
+    ax.grid(axis="y", visible=False)
+    title = "Real workload: %s" % group.title
+    ax.set_title(title)
+    return to_svg(fig, gid, title)

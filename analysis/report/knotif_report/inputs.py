@@ -1,0 +1,249 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Reading the report's inputs. Anything unusable raises InputError with one
+line a person can act on; the command turns it into exit status 2.
+
+The required input is knotif-bench's Google Benchmark JSON. The optional
+ones (raw samples, stress, trace, hyperfine) are read tolerantly: a schema
+we do not recognise becomes a note in its section, never a crash.
+"""
+import csv
+import json
+import math
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+QUANTILES = ("min", "p50", "p90", "p99", "p999", "max")
+PLACEMENT_RE = re.compile(r"^(?P<method>.+)/placement:(?P<placement>[A-Za-z0-9_-]+)$")
+
+
+class InputError(Exception):
+    pass
+
+
+@dataclass
+class Run:
+    """One benchmark (a method at a placement) and its repetitions."""
+    name: str
+    method: str
+    placement: str
+    reps: list = field(default_factory=list)       # iteration rows
+    aggregates: dict = field(default_factory=dict)  # aggregate_name -> row
+    error: str = None
+
+    def value(self, key):
+        """The median over repetitions (GB's _median row when present)."""
+        row = self.aggregates.get("median")
+        if row is not None and isinstance(row.get(key), (int, float)):
+            return float(row[key])
+        vals = [float(r[key]) for r in self.reps if isinstance(r.get(key), (int, float))]
+        return float(np.median(vals)) if vals else None
+
+    def per_rep(self, key):
+        return [float(r[key]) for r in self.reps if isinstance(r.get(key), (int, float))]
+
+    def samples_hint(self):
+        """How many round trips the quantiles summarise."""
+        return int(sum(r.get("iterations", 0) for r in self.reps))
+
+
+@dataclass
+class Bench:
+    path: str
+    context: dict
+    knotif: dict
+    runs: list
+
+    def placements(self):
+        seen = []
+        for r in self.runs:
+            if r.placement not in seen:
+                seen.append(r.placement)
+        return seen
+
+    def methods(self):
+        seen = []
+        for r in self.runs:
+            if r.method not in seen:
+                seen.append(r.method)
+        return seen
+
+
+def read_json(path, what):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except OSError as e:
+        raise InputError("%s: %s" % (path, e.strerror or e))
+    except (ValueError, UnicodeDecodeError) as e:
+        raise InputError("%s: not JSON (%s): expected %s" % (path, str(e).split("\n")[0], what))
+
+
+def load_bench(path):
+    doc = read_json(path, "knotif-bench --benchmark_format=json output")
+    if not isinstance(doc, dict) or not isinstance(doc.get("benchmarks"), list):
+        raise InputError("%s: no 'benchmarks' list: not knotif-bench (Google Benchmark) JSON" % path)
+    context = doc.get("context") if isinstance(doc.get("context"), dict) else {}
+    runs = {}
+    for i, row in enumerate(doc["benchmarks"]):
+        if not isinstance(row, dict) or not isinstance(row.get("name"), str):
+            raise InputError("%s: benchmarks[%d] has no name" % (path, i))
+        run_name = row.get("run_name") if isinstance(row.get("run_name"), str) else row["name"]
+        m = PLACEMENT_RE.match(run_name)
+        method, placement = (m["method"], m["placement"]) if m else (run_name, "unplaced")
+        run = runs.setdefault(run_name, Run(run_name, method, placement))
+        if row.get("error_occurred"):
+            run.error = str(row.get("error_message") or "error")
+        elif row.get("run_type") == "aggregate":
+            run.aggregates[str(row.get("aggregate_name", ""))] = row
+        else:
+            for key in ("p50", "real_time"):
+                v = row.get(key)
+                if v is not None and not (isinstance(v, (int, float)) and math.isfinite(v) and v >= 0):
+                    raise InputError("%s: %s: %s is %r, not a time" % (path, row["name"], key, v))
+            run.reps.append(row)
+    if not runs:
+        raise InputError("%s: the 'benchmarks' list is empty" % path)
+    if not any(r.value("p50") is not None for r in runs.values()):
+        raise InputError("%s: no row carries a p50 counter: not knotif-bench output" % path)
+    knotif = context.get("knotif") if isinstance(context.get("knotif"), dict) else {}
+    return Bench(path, context, knotif, list(runs.values()))
+
+
+def load_samples(path):
+    """knotif-bench --samples_out: name,repetition,index,ns -> {name: ns array}."""
+    out = {}
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            rd = csv.reader(f)
+            header = next(rd, None)
+            if header != ["name", "repetition", "index", "ns"]:
+                raise InputError("%s: header is %s, expected name,repetition,index,ns "
+                                 "(knotif-bench --samples_out)" % (path, ",".join(header or ["(empty)"])))
+            for line, rec in enumerate(rd, start=2):
+                try:
+                    ns = int(rec[3])
+                except (IndexError, ValueError):
+                    raise InputError("%s:%d: expected name,repetition,index,ns, got %s" % (path, line, ",".join(rec)))
+                if ns < 0:
+                    raise InputError("%s:%d: negative time %d ns" % (path, line, ns))
+                out.setdefault(rec[0], []).append(ns)
+    except OSError as e:
+        raise InputError("%s: %s" % (path, e.strerror or e))
+    except UnicodeDecodeError:
+        raise InputError("%s: not a text CSV file" % path)
+    if not out:
+        raise InputError("%s: no samples" % path)
+    return {k: np.asarray(v, dtype=np.int64) for k, v in out.items()}
+
+
+@dataclass
+class WorkloadGroup:
+    """Commands timed in one hyperfine run: the first is the baseline."""
+    title: str
+    results: list  # hyperfine result dicts, method name in "method"
+
+
+def load_workloads(path):
+    doc = read_json(path, "hyperfine --export-json output")
+    results = doc.get("results") if isinstance(doc, dict) else None
+    if not isinstance(results, list) or not results:
+        raise InputError("%s: no 'results' list: not hyperfine --export-json output" % path)
+    groups = {}
+    for i, r in enumerate(results):
+        if not isinstance(r, dict) or not all(isinstance(r.get(k), (int, float)) for k in ("mean", "stddev")):
+            raise InputError("%s: results[%d] lacks a numeric mean/stddev" % (path, i))
+        if "workload" in r:
+            key = "%s, placement %s" % (r["workload"], r.get("placement", "?"))
+        else:
+            key = "hyperfine"  # a plain hyperfine export: its commands, first as baseline
+        r.setdefault("method", str(r.get("command", "command %d" % i)))
+        groups.setdefault(key, []).append(r)
+    context = doc.get("knotif") if isinstance(doc.get("knotif"), dict) else {}
+    return context, [WorkloadGroup(k, v) for k, v in groups.items()]
+
+
+# ---- optional inputs whose schema other parts of knotif are still settling ----
+
+def _walk(node, path=()):
+    """Every dict in a JSON tree with the key path that leads to it."""
+    if isinstance(node, dict):
+        yield path, node
+        for k, v in node.items():
+            yield from _walk(v, path + (str(k),))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            label = v.get("name") if isinstance(v, dict) and isinstance(v.get("name"), str) else str(i)
+            yield from _walk(v, path + (label,))
+
+
+@dataclass
+class PhaseBar:
+    label: str
+    phases: dict  # phase -> {"mean": ns, "p50": ns, "count": n}
+    round_trip: dict = None
+
+
+def load_trace(path):
+    """Every object with a 'phases' map (knotif-trace's per-kind summary, or
+    the same per benchmark): one stacked bar each. Returns (bars, note)."""
+    doc = read_json(path, "knotif-trace / knotif-bench --trace JSON")
+    bars = []
+    for keys, node in _walk(doc):
+        ph = node.get("phases")
+        if not isinstance(ph, dict):
+            continue
+        stats = {k: v for k, v in ph.items() if isinstance(v, dict) and isinstance(v.get("mean"), (int, float))}
+        if not stats:
+            continue
+        rt = stats.pop("round_trip", None)
+        label = "/".join(k for k in keys if k not in ("kinds", "benchmarks", "phases")) or "trace"
+        bars.append(PhaseBar(label, stats, rt))
+    note = None if bars else "%s holds no 'phases' summaries with a mean (keys: %s)" % (
+        path, ", ".join(sorted(doc)[:12]) if isinstance(doc, dict) else type(doc).__name__)
+    return bars, note
+
+
+X_KEYS = ("targets", "nr_targets", "concurrency", "threads", "supervisors", "clients", "processes",
+          "load", "n", "x")
+Y_KEYS = ("p50", "p99", "p90", "mean", "median", "ops_per_sec", "throughput", "items_per_second", "ns")
+
+
+@dataclass
+class Series:
+    name: str
+    x_key: str
+    y_keys: list
+    points: list  # (x, {y_key: value})
+
+
+def load_stress(path):
+    """Records that carry a scale (targets, threads, ...) and a latency or
+    rate; grouped into one curve per strategy/method. Returns (series, note)."""
+    doc = read_json(path, "knotif-stress JSON")
+    series = {}
+    for keys, node in _walk(doc):
+        x_key = next((k for k in X_KEYS if isinstance(node.get(k), (int, float))
+                      and not isinstance(node.get(k), bool)), None)
+        if x_key is None:
+            continue
+        ys = {k: float(node[k]) for k in Y_KEYS if isinstance(node.get(k), (int, float))
+              and not isinstance(node.get(k), bool)}
+        for sub in ("latency", "latency_ns", "stats", "summary"):
+            if isinstance(node.get(sub), dict):
+                ys.update({k: float(v) for k, v in node[sub].items() if k in Y_KEYS and isinstance(v, (int, float))})
+        if not ys:
+            continue
+        name_parts = [str(node[k]) for k in ("strategy", "method", "mode", "topology", "name")
+                      if isinstance(node.get(k), (str, int)) and not isinstance(node.get(k), bool)]
+        name = " / ".join(name_parts) or "/".join(keys[:-1]) or "stress"
+        s = series.setdefault((name, x_key), Series(name, x_key, [], []))
+        s.points.append((float(node[x_key]), ys))
+        s.y_keys = [k for k in Y_KEYS if k in ys or k in s.y_keys]
+    out = [s for s in series.values() if len(s.points) >= 1]
+    for s in out:
+        s.points.sort(key=lambda p: p[0])
+    note = None if out else "%s holds no records with a scale (%s) and a latency (%s)" % (
+        path, "/".join(X_KEYS[:4]), "/".join(Y_KEYS[:4]))
+    return out, note

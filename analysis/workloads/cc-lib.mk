@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: GPL-2.0
+# A real build for the workload comparison: compile knotif's own lib/ with
+# cc and archive it, the way make drives any small C project (one cc, cc1,
+# as per file; headers opened by the hundred). Run with make -B so every
+# run does the whole build.
+#
+#   make -B -j1 -f analysis/workloads/cc-lib.mk OUT=/tmp/cc-lib
+KNOTIF ?= $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/../..)
+OUT ?= /tmp/knotif-workload-cc-lib
+CC ?= cc
+
+SRC := $(sort $(wildcard $(KNOTIF)/lib/*.c))
+OBJ := $(patsubst $(KNOTIF)/lib/%.c,$(OUT)/%.o,$(SRC))
+# the definitions CMake passes; values do not matter to the workload
+CFLAGS := -O2 -g -D_GNU_SOURCE -DKNOTIF_VERSION='"workload"' -DKNOTIF_GIT_SHA='"workload"' \
+	-DKNOTIF_BUILD_TYPE='"workload"' -I$(KNOTIF)/lib $(shell pkg-config --cflags jansson)
+
+$(OUT)/libknotif.a: $(OBJ)
+	ar rcs $@ $^
+
+$(OUT)/%.o: $(KNOTIF)/lib/%.c | $(OUT)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(OUT):
+	mkdir -p $@
