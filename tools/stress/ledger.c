@@ -91,6 +91,7 @@ int ledger_check(const struct config *c, const struct stress_mem *m, struct ledg
 	l->targets = c->targets;
 	l->expected_per_target = c->requests;
 	l->signals_sent = m->sh->signals_sent;
+	l->sup_died = m->sh->sup_died;
 	l->kills_sent = m->sh->kills_sent;
 	for (int i = 0; i < c->targets; i++) {
 		ret = check_target(c, m, i, l, why, len);
@@ -132,10 +133,11 @@ void ledger_format(const struct ledger *l, char *buf, size_t len)
 		 "issued %lld = replied %lld + eintr %lld + enosys %lld + killed-in-call %lld; "
 		 "received %lld = sent %lld + send-ENOENT %lld + id-gone %lld + abandoned %lld; "
 		 "sent - replied = %lld lost to a signal/kill after SEND; "
-		 "targets %d: %d clean, %d killed; fds orchestrator %d->%d, supervisor %d->%d",
+		 "targets %d: %d clean, %d killed; fds orchestrator %d->%d, supervisor %d->%d%s",
 		 (long long)l->issued, (long long)l->replied, (long long)l->eintr, (long long)l->enosys,
 		 (long long)l->killed_in_call, (long long)l->received, (long long)l->sent,
 		 (long long)l->send_enoent, (long long)l->toctou_invalid, (long long)l->abandoned,
 		 (long long)l->lost_after_send, l->targets, l->exited_clean, l->killed,
-		 l->orch_fds_before, l->orch_fds_after, l->sup_fds_before, l->sup_fds_after);
+		 l->orch_fds_before, l->orch_fds_after, l->sup_fds_before, l->sup_fds_after,
+		 l->sup_died ? " (died on purpose: the kernel closed them)" : "");
 }

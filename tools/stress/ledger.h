@@ -2,6 +2,7 @@
 #ifndef KNOTIF_STRESS_LEDGER_H
 #define KNOTIF_STRESS_LEDGER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,6 +31,7 @@ struct ledger {
 	int64_t recv_enoent, recv_eintr;
 	int64_t signals_sent, signals_caught, kills_sent;
 	int targets, killed, exited_clean;
+	bool sup_died;			/* --listener-death happened */
 	int orch_fds_before, orch_fds_after, sup_fds_before, sup_fds_after;
 	int64_t expected_per_target;	/* --requests, 0 with --duration */
 };

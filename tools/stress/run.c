@@ -123,7 +123,11 @@ static bool wait_ready(const struct config *c, struct stress_mem *m, struct proc
 				return false;
 			}
 		}
-		if (m->sh->failed || now_ns() > deadline) {
+		if (m->sh->failed) {
+			fail(r, m, "setup failed (%d of %d ready)", m->sh->ready, want);
+			return false;
+		}
+		if (now_ns() > deadline) {
 			fail(r, m, "setup did not finish within --timeout=%d s (%d of %d ready)", c->timeout_s,
 			     m->sh->ready, want);
 			return false;

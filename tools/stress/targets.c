@@ -311,9 +311,9 @@ void spawner_main(const struct config *c, struct stress_mem *m, int sock)
 
 	if (c->kind == TARGETS_THREADS) {
 		ret = start_threads(&sp, args);
-		close(sock);
 		for (int i = 0; !ret && i < c->targets; i++)
 			pthread_join(sp.threads[i], NULL);
+		close(sock);	/* only now: each thread sent its listener over it */
 	} else {
 		ret = start_processes(&sp);
 		close(sock);
