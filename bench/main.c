@@ -65,6 +65,9 @@ static const char usage_text[] =
 "unotif/sync/emulate/placement:same. Exit status: 0 all ran (unsupported ones\n"
 "are reported, not failed), 1 a benchmark failed its checks, 2 bad usage.\n"
 "\n"
+"  knotif-bench compare BASE.json NEW.json [OPTION]...\n"
+"                                  the regression gate (knotif-compare --help)\n"
+"\n"
 "Examples:\n"
 "  knotif-bench                                  the default suite (same, cross)\n"
 "  knotif-bench --benchmark_filter='^unotif/sync' --placement=same\n"
@@ -420,6 +423,27 @@ static int emit(FILE *out, enum format fmt, json_t *ctx, json_t *rows, const str
 	}
 }
 
+/*
+ * "knotif-bench compare BASE.json NEW.json" is the gate, knotif-compare,
+ * installed beside this binary: run it with the remaining arguments.
+ */
+static __attribute__((noreturn)) void exec_compare(char **argv)
+{
+	char self[4096], tool[4200];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *slash;
+
+	if (n < 0)
+		die("cannot find my own path to locate knotif-compare: %s", strerror(errno));
+	self[n] = 0;
+	slash = strrchr(self, '/');
+	*slash = 0;
+	snprintf(tool, sizeof(tool), "%s/knotif-compare", self);
+	argv[0] = tool;
+	execv(tool, argv);
+	die("cannot run %s: %s", tool, strerror(errno));
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -431,6 +455,8 @@ int main(int argc, char **argv)
 	size_t shared_len;
 
 	knotif_prog = "knotif-bench";
+	if (argc > 1 && !strcmp(argv[1], "compare"))
+		exec_compare(argv + 1);
 	cpu_init();
 	parse_args(&o, argc, argv);
 	res = plan(&o, &n);
