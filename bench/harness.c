@@ -221,8 +221,11 @@ int harness_run(struct bench *b, int timeout_s)
 
 	memset(b->shared, 0, sizeof(*b->shared));
 	pid = fork();
-	if (pid < 0)
-		return bench_fail(b, "fork: %s", strerror(errno)), -errno;
+	if (pid < 0) {
+		ret = -errno;
+		bench_fail(b, "fork: %s", strerror(-ret));
+		return ret;
+	}
 	if (pid == 0)
 		supervisor_main(b);
 
