@@ -14,13 +14,12 @@
 
 #include "bench.h"
 #include "check.h"
+#include "cli.h"
 #include "counters.h"
 #include "gbjson.h"
 #include "harness.h"
 #include "result.h"
 #include "sysinfo.h"
-
-enum format { FORMAT_CONSOLE, FORMAT_JSON, FORMAT_CSV };
 
 struct options {
 	const char *filter;
@@ -28,7 +27,7 @@ struct options {
 	bool filter_negated;
 	int reps;
 	double min_time_s;
-	enum format format, out_format;
+	enum out_format format, out_format;
 	const char *out;
 	bool list;
 	bool placements[PLACEMENT_COUNT];
@@ -72,53 +71,6 @@ static const char usage_text[] =
 "  knotif-bench                                  the default suite (same, cross)\n"
 "  knotif-bench --benchmark_filter='^unotif/sync' --placement=same\n"
 "  knotif-bench --benchmark_repetitions=9 --benchmark_out=run.json\n";
-
-static int64_t parse_int(const char *flag, const char *s, int64_t lo, int64_t hi)
-{
-	char *end;
-	long long v;
-
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi)
-		usage_error("invalid value for %s: '%s' (expected an integer %lld..%lld)", flag, s,
-			    (long long)lo, (long long)hi);
-	return v;
-}
-
-static double parse_seconds(const char *flag, const char *s)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (*end == 's')
-		end++;
-	if (errno || end == s || *end || !(v >= 0) || v > 3600)
-		usage_error("invalid value for %s: '%s' (expected seconds, 0..3600, e.g. 0.5s)", flag, s);
-	return v;
-}
-
-static enum format parse_format(const char *flag, const char *s)
-{
-	if (!strcmp(s, "console"))
-		return FORMAT_CONSOLE;
-	if (!strcmp(s, "json"))
-		return FORMAT_JSON;
-	if (!strcmp(s, "csv"))
-		return FORMAT_CSV;
-	usage_error("invalid value for %s: '%s' (expected console, json or csv)", flag, s);
-}
-
-static bool parse_bool(const char *flag, const char *s)
-{
-	if (!s || !strcmp(s, "true") || !strcmp(s, "1"))
-		return true;
-	if (!strcmp(s, "false") || !strcmp(s, "0"))
-		return false;
-	usage_error("invalid value for %s: '%s' (expected true or false)", flag, s);
-}
 
 static void parse_placements(struct options *o, const char *list)
 {
@@ -181,22 +133,22 @@ static void parse_args(struct options *o, int argc, char **argv)
 			o->filter = optarg;
 			break;
 		case OPT_REPS:
-			o->reps = (int)parse_int("--benchmark_repetitions", optarg, 1, BENCH_MAX_REPS);
+			o->reps = (int)cli_int("--benchmark_repetitions", optarg, 1, BENCH_MAX_REPS);
 			break;
 		case OPT_MIN_TIME:
-			o->min_time_s = parse_seconds("--benchmark_min_time", optarg);
+			o->min_time_s = cli_seconds("--benchmark_min_time", optarg, 0, 3600);
 			break;
 		case OPT_FORMAT:
-			o->format = parse_format("--benchmark_format", optarg);
+			o->format = cli_format("--benchmark_format", optarg);
 			break;
 		case OPT_OUT:
 			o->out = optarg;
 			break;
 		case OPT_OUT_FORMAT:
-			o->out_format = parse_format("--benchmark_out_format", optarg);
+			o->out_format = cli_format("--benchmark_out_format", optarg);
 			break;
 		case OPT_LIST:
-			o->list = parse_bool("--benchmark_list_tests", optarg);
+			o->list = cli_bool("--benchmark_list_tests", optarg);
 			break;
 		case OPT_PLACEMENT:
 			parse_placements(o, optarg);
@@ -208,13 +160,13 @@ static void parse_args(struct options *o, int argc, char **argv)
 					    syscall_names());
 			break;
 		case OPT_SAMPLES:
-			o->samples = parse_int("--samples", optarg, 1, 10000000);
+			o->samples = cli_int("--samples", optarg, 1, 10000000);
 			break;
 		case OPT_SAMPLES_OUT:
 			o->samples_out = optarg;
 			break;
 		case OPT_TIMEOUT:
-			o->timeout_s = (int)parse_int("--timeout", optarg, 1, 86400);
+			o->timeout_s = (int)cli_int("--timeout", optarg, 1, 86400);
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -408,7 +360,7 @@ static void print_floors(FILE *out, json_t *ctx)
 			json_real_value(json_object_get(v, "p50")) / 1000.0);
 }
 
-static int emit(FILE *out, enum format fmt, json_t *ctx, json_t *rows, const struct result *res, int n)
+static int emit(FILE *out, enum out_format fmt, json_t *ctx, json_t *rows, const struct result *res, int n)
 {
 	switch (fmt) {
 	case FORMAT_JSON:

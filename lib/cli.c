@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+int64_t cli_int(const char *flag, const char *s, int64_t lo, int64_t hi)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || end == s || *end || v < lo || v > hi)
+		usage_error("invalid value for %s: '%s' (expected an integer %lld..%lld)", flag, s,
+			    (long long)lo, (long long)hi);
+	return v;
+}
+
+double cli_seconds(const char *flag, const char *s, double lo, double hi)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end != s && *end == 's')
+		end++;
+	if (errno || end == s || *end || !(v >= lo) || v > hi)
+		usage_error("invalid value for %s: '%s' (expected seconds, %g..%g, e.g. 0.5s)", flag, s, lo, hi);
+	return v;
+}
+
+enum out_format cli_format(const char *flag, const char *s)
+{
+	if (!strcmp(s, "console"))
+		return FORMAT_CONSOLE;
+	if (!strcmp(s, "json"))
+		return FORMAT_JSON;
+	if (!strcmp(s, "csv"))
+		return FORMAT_CSV;
+	usage_error("invalid value for %s: '%s' (expected console, json or csv)", flag, s);
+}
+
+bool cli_bool(const char *flag, const char *s)
+{
+	if (!s || !strcmp(s, "true") || !strcmp(s, "1"))
+		return true;
+	if (!strcmp(s, "false") || !strcmp(s, "0"))
+		return false;
+	usage_error("invalid value for %s: '%s' (expected true or false)", flag, s);
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KNOTIF_CLI_H
+#define KNOTIF_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/*
+ * Flag values for every knotif program. Each parser accepts the whole
+ * string or ends the program with one line and exit 2 (usage_error):
+ *   knotif-bench: invalid value for --samples: 'abc' (expected an integer 1..10000000)
+ */
+enum out_format { FORMAT_CONSOLE, FORMAT_JSON, FORMAT_CSV };
+
+int64_t cli_int(const char *flag, const char *s, int64_t lo, int64_t hi);
+/* "0.5" or "0.5s", in [lo, hi] */
+double cli_seconds(const char *flag, const char *s, double lo, double hi);
+/* console | json | csv */
+enum out_format cli_format(const char *flag, const char *s);
+/* absent (a bare flag), true, 1, false, 0 */
+bool cli_bool(const char *flag, const char *s);
+
+#endif
