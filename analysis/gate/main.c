@@ -36,6 +36,10 @@ static const char usage_text[] =
 "  --floor=POLICY      the ping-pong floor rows under floor_ratio: auto (gate\n"
 "                      their p50 when both files come from one host), gate\n"
 "                      or report (never gate: absolute times follow load)\n"
+"  --confirm=FIG       a regression must show in FIG too (beyond the threshold,\n"
+"                      p < alpha), else it is 'unconfirmed' and passes: with\n"
+"                      p50, a floor that moved with the machine's load cannot\n"
+"                      fake a floor_ratio regression (analysis/ci-gate does)\n"
 "  --format=FMT        console (default) or json\n"
 "  -h, --help          this text\n"
 "\n"
@@ -80,7 +84,7 @@ static double parse_fraction(const char *flag, const char *s, bool percent_ok)
 
 static void parse_args(struct options *o, int argc, char **argv)
 {
-	enum { OPT_METRIC = 256, OPT_THRESHOLD, OPT_ALPHA, OPT_DETERMINISTIC, OPT_FORMAT, OPT_FLOOR };
+	enum { OPT_METRIC = 256, OPT_THRESHOLD, OPT_ALPHA, OPT_DETERMINISTIC, OPT_FORMAT, OPT_FLOOR, OPT_CONFIRM };
 	static const struct option longopts[] = {
 		{ "metric", required_argument, NULL, OPT_METRIC },
 		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
@@ -88,13 +92,15 @@ static void parse_args(struct options *o, int argc, char **argv)
 		{ "deterministic", no_argument, NULL, OPT_DETERMINISTIC },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "floor", required_argument, NULL, OPT_FLOOR },
+		{ "confirm", required_argument, NULL, OPT_CONFIRM },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
 	*o = (struct options){
-		.gate = { .metric = GB_FLOOR_RATIO, .threshold = 0.5, .alpha = 0.05 },
+		.gate = { .metric = GB_FLOOR_RATIO, .threshold = 0.5, .alpha = 0.05,
+			  .confirm = GB_FIGURE_COUNT },
 	};
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -124,6 +130,11 @@ static void parse_args(struct options *o, int argc, char **argv)
 				o->format = FORMAT_JSON;
 			else
 				usage_error("invalid value for --format: '%s' (expected console or json)", optarg);
+			break;
+		case OPT_CONFIRM:
+			if (gb_figure_parse(optarg, &o->gate.confirm))
+				usage_error("invalid value for --confirm: '%s' (expected floor_ratio, real_time, cpu_time, p50 or p99)",
+					    optarg);
 			break;
 		case OPT_FLOOR:
 			if (!strcmp(optarg, "auto"))
@@ -166,6 +177,27 @@ static void load(struct gb_file *f, const char *path)
 		usage_error("%s", why);
 }
 
+/*
+ * floor_ratio cancels a uniformly faster or slower machine, not a change in
+ * what a wake-up costs (load, another VM host): methods with work beyond
+ * the wake-ups then shift against the floor. Say so when the floor moved.
+ */
+static void warn_floor_moved(const struct gb_file *b, const struct gb_file *n)
+{
+	json_t *fb = json_object_get(json_object_get(b->context, "knotif"), "floor");
+	json_t *fn = json_object_get(json_object_get(n->context, "knotif"), "floor"), *v;
+	const char *placement;
+
+	json_object_foreach(fb, placement, v) {
+		double pb = json_number_value(json_object_get(v, "p50"));
+		double pn = json_number_value(json_object_get(json_object_get(fn, placement), "p50"));
+
+		if (pb > 0 && pn > 0 && (pn / pb > 1.5 || pb / pn > 1.5))
+			fprintf(stderr, "%s: warning: the floor at placement:%s moved %.2fx (%.3f -> %.3f us): the runs saw different conditions, and floor_ratio of methods with work beyond the wake-ups shifts with it (see --confirm)\n",
+				knotif_prog, placement, pn / pb, pb / 1000, pn / 1000);
+	}
+}
+
 /* Facts that make two runs measure different things; said, not failed. */
 static void warn_config(const struct gb_file *b, const struct gb_file *n, const struct options *o,
 			const struct gate_result *r)
@@ -178,6 +210,7 @@ static void warn_config(const struct gb_file *b, const struct gb_file *n, const 
 		fprintf(stderr, "%s: warning: BASE and NEW come from different hosts (%s, %s): absolute %s compares machines, not code; --metric=floor_ratio cancels machine speed\n",
 			knotif_prog, gb_context_str(b, "host_name"), gb_context_str(n, "host_name"),
 			gb_figure_key(o->gate.metric));
+	warn_floor_moved(b, n);
 	if (strcmp(gb_knotif_str(b, "syscall"), gb_knotif_str(n, "syscall")))
 		fprintf(stderr, "%s: warning: BASE and NEW trap different syscalls (%s, %s)\n",
 			knotif_prog, gb_knotif_str(b, "syscall"), gb_knotif_str(n, "syscall"));

@@ -14,6 +14,7 @@ static const char *const verdict_names[] = {
 	[VERDICT_REGRESSION] = "REGRESSION",
 	[VERDICT_IMPROVED] = "improved",
 	[VERDICT_UNSURE] = "unsure",
+	[VERDICT_UNCONFIRMED] = "unconfirmed",
 	[VERDICT_REPORT_ONLY] = "report-only",
 	[VERDICT_TOO_FEW] = "too-few-reps",
 	[VERDICT_ERROR] = "error",
@@ -29,7 +30,7 @@ const char *verdict_name(enum verdict v)
 bool verdict_gated(enum verdict v)
 {
 	return v == VERDICT_PASS || v == VERDICT_REGRESSION || v == VERDICT_IMPROVED ||
-	       v == VERDICT_UNSURE;
+	       v == VERDICT_UNSURE || v == VERDICT_UNCONFIRMED;
 }
 
 /* ping-pong rows are the floor itself: floor_ratio is 1.0 by construction */
@@ -96,6 +97,28 @@ static void decide(struct comparison *c, const struct gate_options *o)
 		c->verdict = worse ? VERDICT_REGRESSION : VERDICT_IMPROVED;
 }
 
+/* A regression stands only if o->confirm regressed too. */
+static void confirm(struct comparison *c, const struct gb_series *b, const struct gb_series *n,
+		    const struct gate_options *o, double *xb, double *xn)
+{
+	size_t nb = values(b, o->confirm, xb), nn = values(n, o->confirm, xn);
+	double change = NAN;
+	struct mwu u = { .pvalue = NAN };
+
+	if (nb && nn) {
+		change = change_of(median_of(xb, nb), median_of(xn, nn));
+		if (mann_whitney_u(xb, nb, xn, nn, &u))
+			u.pvalue = NAN;
+		if (change > o->threshold && (o->deterministic || u.pvalue < o->alpha))
+			return;
+	}
+	c->verdict = VERDICT_UNCONFIRMED;
+	snprintf(c->note, sizeof(c->note),
+		 "%s %+.1f%% (p %.2g) not confirmed by %s %+.1f%% (p %.2g): did the runs' conditions differ?",
+		 gb_figure_key(c->metric), c->change * 100, c->u.pvalue, gb_figure_key(o->confirm),
+		 change * 100, u.pvalue);
+}
+
 static void compare_one(struct comparison *c, const struct gb_series *b, const struct gb_series *n,
 			const struct gate_options *o, bool host_match, double *xb, double *xn)
 {
@@ -141,6 +164,8 @@ static void compare_one(struct comparison *c, const struct gb_series *b, const s
 		return;
 	}
 	decide(c, o);
+	if (c->verdict == VERDICT_REGRESSION && o->confirm != GB_FIGURE_COUNT && o->confirm != c->metric)
+		confirm(c, b, n, o, xb, xn);
 	if (c->metric != o->metric && !c->note[0])
 		snprintf(c->note, sizeof(c->note), "the floor itself: gated on p50 (%s)",
 			 o->deterministic ? "deterministic" : o->floor == FLOOR_GATE ? "--floor=gate" : "same host");

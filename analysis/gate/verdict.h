@@ -25,6 +25,12 @@ enum floor_policy {
 struct gate_options {
 	enum gb_figure metric;	/* the gated figure (default floor_ratio) */
 	enum floor_policy floor;
+	/*
+	 * GB_FIGURE_COUNT, or a second figure a regression must also show
+	 * (beyond the threshold, p < alpha): floor_ratio confirmed by p50 cannot
+	 * be fooled by a floor that moved with the machine's load.
+	 */
+	enum gb_figure confirm;
 	double threshold;	/* +0.5 = fail above +50 % */
 	double alpha;
 	bool deterministic;
@@ -35,6 +41,7 @@ enum verdict {
 	VERDICT_REGRESSION,
 	VERDICT_IMPROVED,
 	VERDICT_UNSURE,		/* beyond the threshold but not significant */
+	VERDICT_UNCONFIRMED,	/* a regression the confirming figure does not show */
 	VERDICT_REPORT_ONLY,	/* compared, not gated (e.g. the floor across hosts) */
 	VERDICT_TOO_FEW,	/* the U test cannot reach alpha with these repetitions */
 	VERDICT_ERROR,		/* an error/unsupported row on either side: listed */

@@ -64,8 +64,8 @@ one_line_exit2() {
 run "a vs a" 0 --format=json "$a" "$a"
 for n in $NULLB $UNOTIF $PTRACE $FUTEX pingpong/pipe/placement:same; do verdict "$n" pass; done
 [ "$(jq .summary.gated "$tmp/out")" = 5 ] || fail "a vs a: expected 5 gated benchmarks"
-run "a vs b (two real runs)" 0 "$a" "$b"
-grep -q '^verdict: pass: 5 gated benchmarks' "$tmp/out" || fail "a vs b: no pass line"
+run "a vs b (two real runs)" 0 --floor=report "$a" "$b"
+grep -q '^verdict: pass: 3 gated benchmarks' "$tmp/out" || fail "a vs b: no pass line"
 
 # an injected 2x slowdown of one benchmark fails, naming it alone
 scale "$a" "$UNOTIF" 2 "$tmp/unotif2.json"
@@ -82,6 +82,27 @@ verdict "$NULLB" REGRESSION
 # the same slowdown measured against another real run still fails
 scale "$b" "$UNOTIF" 2 "$tmp/b-unotif2.json"
 run "a vs b with unotif x2" 1 "$a" "$tmp/b-unotif2.json"
+
+# --confirm=p50: a real slowdown shows in both figures and still fails; a
+# floor that halved (a quiet machine against a baseline taken under load)
+# doubles every floor_ratio without any method getting slower: without
+# --confirm that is a false alarm, with it the rows are 'unconfirmed'
+run "unotif x2, --confirm=p50" 1 --confirm=p50 --format=json "$a" "$tmp/unotif2.json"
+verdict "$UNOTIF" REGRESSION
+jq '.context.knotif.floor.same.p50 /= 2 | .benchmarks |= map(
+	if (.run_name | startswith("pingpong/")) then
+		reduce ("real_time", "cpu_time", "min", "p50", "p90", "p99", "p999", "max", "stddev") as $k (.;
+			if has($k) and .aggregate_name != "cv" then .[$k] /= 2 else . end)
+	elif has("floor_ratio") and .aggregate_name != "cv" then .floor_ratio *= 2 else . end)' \
+	"$a" >"$tmp/floor-halved.json"
+run "floor halved, no --confirm" 1 --floor=report "$a" "$tmp/floor-halved.json"
+grep -q 'warning: the floor at placement:same moved 0.50x' "$tmp/err" || fail "no floor-moved warning"
+run "floor halved, --confirm=p50" 0 --floor=report --confirm=p50 --format=json "$a" "$tmp/floor-halved.json"
+verdict "$UNOTIF" unconfirmed
+verdict "$NULLB" unconfirmed
+jq -r --arg n "$UNOTIF" '.benchmarks[] | select(.name == $n) | .note' "$tmp/out" |
+	grep -q '^floor_ratio +100.0% (p .*) not confirmed by p50 +0.0%' || fail "unconfirmed: note"
+one_line_exit2 "bad --confirm" --confirm=bogus "$a" "$b"
 
 # below the threshold, or faster: pass
 scale "$a" "$UNOTIF" 1.3 "$tmp/unotif13.json"
