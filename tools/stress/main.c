@@ -213,7 +213,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 	o->base.pending_cycles = 2000;
 	o->out_format = FORMAT_JSON;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_TARGETS:
 			o->ntargets = parse_ints("--targets", optarg, o->targets, 1, STRESS_MAX_TARGETS);
