@@ -303,7 +303,12 @@ static __always_inline void on_recv(unsigned long uptr, __u64 now)
 			return;
 	}
 	count(KT_UNOTIF, KT_SENT);
-	if (st->queued && st->nr == n.nr && !st->active) {
+	/*
+	 * A supervisor that was already running takes the notification without
+	 * being woken; the target's sleep may then come after this RECV (another
+	 * CPU): such a stamp is no queue moment.
+	 */
+	if (st->queued && st->queued <= now && st->nr == n.nr && !st->active) {
 		count(KT_UNOTIF, KT_QUEUED);
 	} else {
 		st->queued = 0;	/* a stale or foreign stamp must not become a phase */
@@ -447,7 +452,7 @@ static __always_inline void on_wait4_exit(struct pt_regs *regs, long child, __u6
 			return;
 	}
 	count(KT_PTRACE, KT_SENT);
-	if (st->queued && !st->active)
+	if (st->queued && st->queued <= now && !st->active)
 		count(KT_PTRACE, KT_QUEUED);
 	else
 		count(KT_PTRACE, KT_NO_QUEUE_STAMP), st->queued = 0;

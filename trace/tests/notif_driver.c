@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * notif-driver: drives an exact number of seccomp notifications of every
+ * outcome, for the tracer tests. A target traps getppid with
+ * SECCOMP_RET_USER_NOTIF and hands the listener to its parent, the
+ * supervisor. Then:
+ *   REPLIED     times: the supervisor answers (emulates) and the target
+ *                      checks the answer;
+ *   INTERRUPTED times: the supervisor receives it and signals the target,
+ *                      whose wait ends with EINTR (no SA_RESTART);
+ *   once:              the supervisor receives it and closes the listener:
+ *                      ENOSYS;
+ *   NO_LISTENER times: getppid with no listener left: ENOSYS at once.
+ * Prints what a tracer must have counted, as JSON, and exits 0 only when
+ * the target saw exactly the results it should have.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "compat.h"
+#include "fdpass.h"
+#include "filter.h"
+
+#define MAGIC 0x4b4e4f54L
+
+static void on_usr1(int sig)
+{
+}
+
+static long parse_count(const char *s)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (end == s || *end || v < 0 || v > 100000000)
+		usage_error("invalid count '%s' (expected 0..100000000)", s);
+	return v;
+}
+
+static __attribute__((noreturn)) void target(int sock, int done_fd, long replied, long interrupted,
+					     long no_listener)
+{
+	struct sigaction sa = { .sa_handler = on_usr1 };	/* no SA_RESTART: EINTR */
+	int nr = SYS_getppid, listener;
+	long ret;
+
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGUSR1, &sa, NULL))
+		_exit(10);
+	listener = filter_install(&nr, 1, SECCOMP_RET_USER_NOTIF, SECCOMP_FILTER_FLAG_NEW_LISTENER);
+	if (listener < 0 || fd_send(sock, listener))
+		_exit(11);
+	close(listener);
+	close(sock);
+	for (long i = 0; i < replied; i++)
+		if (syscall(SYS_getppid) != MAGIC)
+			_exit(12);
+	for (long i = 0; i < interrupted; i++) {
+		ret = syscall(SYS_getppid);
+		if (ret != -1 || errno != EINTR)
+			_exit(13);
+		if (write(done_fd, "i", 1) != 1)
+			_exit(14);
+	}
+	/* the listener is closed while this one waits, then there is none */
+	for (long i = 0; i < 1 + no_listener; i++) {
+		ret = syscall(SYS_getppid);
+		if (ret != -1 || errno != ENOSYS)
+			_exit(15);
+	}
+	_exit(0);
+}
+
+static int recv_one(int listener, struct seccomp_notif *req, size_t size)
+{
+	for (;;) {
+		memset(req, 0, size);
+		if (!ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, req))
+			return 0;
+		if (errno != EINTR)
+			return -errno;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct seccomp_notif_sizes sizes;
+	struct seccomp_notif *req;
+	struct seccomp_notif_resp *resp;
+	long replied, interrupted, no_listener;
+	int sock[2], done[2], listener, status;
+	pid_t pid;
+	char c;
+
+	knotif_prog = "notif-driver";
+	if (argc != 4)
+		usage_error("usage: notif-driver REPLIED INTERRUPTED NO_LISTENER");
+	replied = parse_count(argv[1]);
+	interrupted = parse_count(argv[2]);
+	no_listener = parse_count(argv[3]);
+	check_sys(socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sock), "socketpair");
+	check_sys(pipe(done), "pipe");
+	check_sys(syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes), "SECCOMP_GET_NOTIF_SIZES");
+	req = calloc(1, sizes.seccomp_notif > sizeof(*req) ? sizes.seccomp_notif : sizeof(*req));
+	resp = calloc(1, sizes.seccomp_notif_resp > sizeof(*resp) ? sizes.seccomp_notif_resp : sizeof(*resp));
+	if (!req || !resp)
+		die("out of memory");
+
+	pid = fork();
+	check_sys(pid, "fork");
+	if (pid == 0) {
+		close(sock[0]);
+		close(done[0]);
+		target(sock[1], done[1], replied, interrupted, no_listener);
+	}
+	close(sock[1]);
+	close(done[1]);
+	listener = fd_recv(sock[0]);
+	check_ret(listener, "receiving the listener");
+
+	for (long i = 0; i < replied; i++) {
+		check_ret(recv_one(listener, req, sizes.seccomp_notif), "NOTIF_RECV");
+		memset(resp, 0, sizes.seccomp_notif_resp);
+		resp->id = req->id;
+		resp->val = MAGIC;
+		check_sys(ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, resp), "NOTIF_SEND");
+	}
+	for (long i = 0; i < interrupted; i++) {
+		check_ret(recv_one(listener, req, sizes.seccomp_notif), "NOTIF_RECV");
+		check_sys(kill(pid, SIGUSR1), "kill");
+		if (read(done[0], &c, 1) != 1)
+			die("the target died before reporting EINTR");
+	}
+	check_ret(recv_one(listener, req, sizes.seccomp_notif), "NOTIF_RECV");
+	close(listener);	/* the waiting target gets ENOSYS */
+
+	check_sys(waitpid(pid, &status, 0), "waitpid");
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		die("the target saw a wrong result (status 0x%x; see target() for the step)", status);
+	printf("{\"queued\": %ld, \"sent\": %ld, \"replied\": %ld, \"resumed\": %ld, "
+	       "\"interrupted\": %ld, \"enosys\": %ld, \"target_pid\": %d}\n",
+	       replied + interrupted + 1, replied + interrupted + 1, replied, replied, interrupted,
+	       1 + no_listener, (int)pid);
+	free(req);
+	free(resp);
+	return 0;
+}
