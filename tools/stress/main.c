@@ -32,6 +32,7 @@ struct options {
 	struct config base;
 	int64_t requests_total;
 	bool duration_given, requests_given;
+	int reps;
 	enum format format, out_format;
 	const char *out;
 };
@@ -67,6 +68,8 @@ static const char usage_text[] =
 "                              notifications held on one filter (e.g. 1,10,100,1000)\n"
 "  --cycles=N                  probe cycles per --pending point (default 2000)\n"
 "  --timeout=SECONDS           per run, before it counts as hung (default 120)\n"
+"  --benchmark_repetitions=N   run each N times: iteration rows + mean/median/stddev/cv\n"
+"                              aggregates; the console shows the median repetition\n"
 "  --benchmark_format=FMT      stdout: console (default), json or csv\n"
 "  --benchmark_out=FILE        also write results to FILE\n"
 "  --benchmark_out_format=FMT  FILE's format: json (default), console or csv\n"
@@ -166,7 +169,7 @@ static int parse_ints(const char *flag, const char *list, int *out, int64_t lo, 
 enum {
 	OPT_TARGETS = 256, OPT_TOPOLOGY, OPT_STRATEGY, OPT_THREADS, OPT_KIND, OPT_WAKEUP, OPT_REPLY,
 	OPT_PLACEMENT, OPT_REQUESTS, OPT_REQUESTS_TOTAL, OPT_DURATION, OPT_SIGNALS, OPT_KILL, OPT_DEATH,
-	OPT_TOCTOU, OPT_PENDING, OPT_CYCLES, OPT_TIMEOUT, OPT_FORMAT, OPT_OUT, OPT_OUT_FORMAT,
+	OPT_TOCTOU, OPT_PENDING, OPT_CYCLES, OPT_TIMEOUT, OPT_REPS, OPT_FORMAT, OPT_OUT, OPT_OUT_FORMAT,
 };
 
 static void parse_args(struct options *o, int argc, char **argv)
@@ -190,6 +193,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 		{ "pending", required_argument, NULL, OPT_PENDING },
 		{ "cycles", required_argument, NULL, OPT_CYCLES },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "benchmark_repetitions", required_argument, NULL, OPT_REPS },
 		{ "benchmark_format", required_argument, NULL, OPT_FORMAT },
 		{ "benchmark_out", required_argument, NULL, OPT_OUT },
 		{ "benchmark_out_format", required_argument, NULL, OPT_OUT_FORMAT },
@@ -212,6 +216,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 	o->base.timeout_s = 120;
 	o->base.pending_cycles = 2000;
 	o->out_format = FORMAT_JSON;
+	o->reps = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
 		switch (c) {
@@ -281,6 +286,9 @@ static void parse_args(struct options *o, int argc, char **argv)
 			break;
 		case OPT_TIMEOUT:
 			o->base.timeout_s = (int)parse_int("--timeout", optarg, 1, 86400);
+			break;
+		case OPT_REPS:
+			o->reps = (int)parse_int("--benchmark_repetitions", optarg, 1, 64);
 			break;
 		case OPT_FORMAT:
 			o->format = parse_format("--benchmark_format", optarg);
@@ -433,6 +441,7 @@ unsupported:
 
 static json_t *run_context(const struct options *o, int argc, char **argv, const struct run_result *r, int n)
 {
+	/* n: every repetition of every run */
 	json_t *ctx = gb_context(argc, argv), *k = json_object_get(ctx, "knotif"), *pl = json_object();
 	struct rlimit rl = { 0, 0 };
 
@@ -444,6 +453,7 @@ static json_t *run_context(const struct options *o, int argc, char **argv, const
 	json_object_set_new(k, "duration_s", json_real(o->base.duration_s));
 	json_object_set_new(k, "pending_cycles", json_integer(o->base.pending_cycles));
 	json_object_set_new(k, "rlimit_nofile", json_integer((json_int_t)rl.rlim_cur));
+	json_object_set_new(k, "repetitions", json_integer(o->reps));
 	for (int i = 0; i < n; i++)
 		if (r[i].status == RUN_OK && !json_object_get(pl, placement_name(r[i].c.placement)))
 			json_object_set_new(pl, placement_name(r[i].c.placement),
@@ -454,7 +464,8 @@ static json_t *run_context(const struct options *o, int argc, char **argv, const
 	return ctx;
 }
 
-static int emit(FILE *out, enum format fmt, json_t *ctx, json_t *rows, const struct run_result *r, int n)
+static int emit(FILE *out, enum format fmt, json_t *ctx, json_t *rows, const struct run_result *r, int n,
+		int reps)
 {
 	json_t *k = json_object_get(ctx, "knotif");
 
@@ -473,7 +484,7 @@ static int emit(FILE *out, enum format fmt, json_t *ctx, json_t *rows, const str
 			json_string_value(json_object_get(k, "cpu_model")),
 			(long long)json_integer_value(json_object_get(ctx, "num_cpus")),
 			json_string_value(json_object_get(k, "syscall")));
-		report_console(r, n, out);
+		report_console(r, n, reps, out);
 		return fflush(out) ? -EIO : 0;
 	}
 }
@@ -506,37 +517,44 @@ int main(int argc, char **argv)
 	max_threads = (max_targets > o.base.threads ? max_targets : o.base.threads) + 1;
 	if (stress_mem_map(&mem, max_targets, max_threads, cap))
 		die("mapping shared counters for %d targets: %s", max_targets, strerror(errno));
-	res = calloc((size_t)n, sizeof(*res));
+	res = calloc((size_t)(n * o.reps), sizeof(*res));
 	if (!res)
 		die("out of memory");
 	for (int i = 0; i < n; i++) {
+		struct run_result *g = &res[i * o.reps];
+
 		runs[i].sample_cap = cap;
-		if (isatty(STDERR_FILENO))
-			fprintf(stderr, "\r\033[K[%d/%d] %s", i + 1, n, runs[i].name);
-		if (supported(&runs[i], &res[i]))
+		if (supported(&runs[i], &g[0])) {
+			for (int rep = 1; rep < o.reps; rep++)
+				g[rep] = g[0];
 			continue;
-		if (runs[i].pending)
-			run_pending(&runs[i], &mem, &res[i]);
-		else
-			run_stress(&runs[i], &mem, &res[i]);
-		if (res[i].status == RUN_FAILED) {
-			failed++;
-			fprintf(stderr, "%s%s: %s: %s\n", isatty(STDERR_FILENO) ? "\r\033[K" : "", knotif_prog,
-				runs[i].name, res[i].message);
+		}
+		for (int rep = 0; rep < o.reps; rep++) {
+			if (isatty(STDERR_FILENO))
+				fprintf(stderr, "\r\033[K[%d/%d] %s #%d", i + 1, n, runs[i].name, rep);
+			if (runs[i].pending)
+				run_pending(&runs[i], &mem, &g[rep]);
+			else
+				run_stress(&runs[i], &mem, &g[rep]);
+			if (g[rep].status == RUN_FAILED) {
+				failed++;
+				fprintf(stderr, "%s%s: %s: %s\n", isatty(STDERR_FILENO) ? "\r\033[K" : "",
+					knotif_prog, runs[i].name, g[rep].message);
+			}
 		}
 	}
 	if (isatty(STDERR_FILENO))
 		fputs("\r\033[K", stderr);
-	ctx = run_context(&o, argc, argv, res, n);
-	rows = report_rows(res, n);
-	if (emit(stdout, o.format, ctx, rows, res, n))
+	ctx = run_context(&o, argc, argv, res, n * o.reps);
+	rows = report_rows(res, n, o.reps);
+	if (emit(stdout, o.format, ctx, rows, res, n, o.reps))
 		die("writing results to stdout failed");
 	if (o.out) {
 		FILE *f = fopen(o.out, "w");
 
 		if (!f)
 			die("cannot write %s: %s", o.out, strerror(errno));
-		if (emit(f, o.out_format, ctx, rows, res, n) || fclose(f))
+		if (emit(f, o.out_format, ctx, rows, res, n, o.reps) || fclose(f))
 			die("writing %s failed", o.out);
 	}
 	json_decref(ctx);
