@@ -85,18 +85,21 @@ def ccdf_points(samples, max_points=400):
 
 
 def quantile_points(run):
-    """The quantiles the JSON carries, as (latency, fraction slower) points."""
+    """The quantiles the JSON carries, as (latency, fraction slower) points.
+    A quantile finer than the sample count (p99.9 of 900 calls) is left
+    out: it would only restate the largest samples."""
+    n = run.samples_hint()
     pts = [("min", 1.0), ("p50", 0.5), ("p90", 0.1), ("p99", 0.01), ("p999", 0.001)]
     xs, ys = [], []
     for key, frac in pts:
         v = run.value(key)
-        if v is not None:
+        if v is not None and (not n or frac >= 1.0 / n):
             xs.append(v)
             ys.append(frac)
-    mx, n = run.value("max"), run.samples_hint()
+    mx = run.value("max")
     if mx is not None:
         xs.append(mx)
-        ys.append(1.0 / n if n else 1e-4)
+        ys.append(1.0 / n if n else min(ys + [1.0]) / 2)
     return np.asarray(xs), np.asarray(ys)
 
 
@@ -176,31 +179,35 @@ def floor_bars(placement, runs, floor, palette):
     return to_svg(fig, "floor-%s" % slug(placement), title)
 
 
-def stress_curves(series):
-    """One panel per y quantity; a line per strategy/method against the scale."""
-    y_keys = []
-    for s in series:
-        y_keys += [k for k in s.y_keys if k not in y_keys]
-    y_keys = y_keys[:3]
-    fig, axes = plt.subplots(1, len(y_keys), figsize=(4.2 * len(y_keys), 3.4), squeeze=False)
+def stress_curves(kind, series, y_axes):
+    """One panel per quantity, one line per run configuration, against the
+    scale (targets, or pending notifications M)."""
+    fig, axes = plt.subplots(1, len(y_axes), figsize=(4.0 * len(y_axes), 3.6), squeeze=False)
     cmap = plt.get_cmap("tab10")
-    for ax, yk in zip(axes[0], y_keys):
+    xlabel = "targets" if kind == "stress" else "pending notifications M"
+    for ax, (yk, label) in zip(axes[0], y_axes):
         for i, s in enumerate(series):
             pts = [(x, ys[yk]) for x, ys in s.points if yk in ys]
             if not pts:
                 continue
             xs, vs = zip(*pts)
-            scale = 1e-3 if yk in ("p50", "p90", "p99", "mean", "median", "ns") else 1.0
-            (line,) = ax.plot(xs, np.asarray(vs) * scale, marker="o", ms=3, color=cmap(i % 10), label=s.name)
-            line.set_gid("stress-%s-%s" % (slug(yk), slug(s.name)))
-        unit = "µs" if yk in ("p50", "p90", "p99", "mean", "median", "ns") else "per second"
-        ax.set_xlabel(series[0].x_key)
-        ax.set_ylabel("%s (%s)" % (yk, unit))
-        ax.set_title(yk)
-        ax.legend(fontsize=7)
-    title = "Stress scaling: latency and rate against %s" % series[0].x_key
+            vs = np.asarray(vs) / (1.0 if yk == "items_per_second" else 1000.0)
+            (line,) = ax.plot(xs, vs, marker="o", ms=3, color=cmap(i % 10), label=s.name)
+            line.set_gid("%s-%s-%s" % (kind, slug(yk), slug(s.name)))
+        xs_all = [x for s in series for x, _ in s.points]
+        if xs_all and max(xs_all) / max(min(xs_all), 1) >= 10:
+            ax.set_xscale("log")
+            plain_log(ax.xaxis)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(label)
+        ax.set_ylim(bottom=0)
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, fontsize=7, loc="lower center", ncol=2, bbox_to_anchor=(0.5, -0.02 - 0.035 * len(labels) / 2))
+    title = ("Stress scaling: one supervisor, N targets" if kind == "stress" else
+             "Pending notifications: cost of SEND / ID_VALID with M notifications queued")
     fig.suptitle(title)
-    return to_svg(fig, "stress-scaling", title)
+    fig.tight_layout()
+    return to_svg(fig, "%s-scaling" % kind, title)
 
 
 PHASE_ORDER = ("queue_wait", "think", "wake_to_resume")
@@ -210,12 +217,12 @@ def trace_stacked(bars):
     """Mean time per phase, stacked: the phases of one round trip add up to it."""
     phases = [p for p in PHASE_ORDER if any(p in b.phases for b in bars)]
     phases += sorted({p for b in bars for p in b.phases} - set(phases))
-    fig, ax = plt.subplots(figsize=(8.5, 0.5 * len(bars) + 1.4))
+    fig, ax = plt.subplots(figsize=(8.5, 0.45 * len(bars) + 1.2))
     cmap = plt.get_cmap("Set2")
     left = np.zeros(len(bars))
     for j, p in enumerate(phases):
         vals = np.array([float(b.phases.get(p, {}).get("mean", 0.0)) / 1000 for b in bars])
-        cont = ax.barh(range(len(bars)), vals, left=left, color=cmap(j % 8), label=p)
+        cont = ax.barh(range(len(bars)), vals, left=left, color=cmap(j % 8), label=p, height=0.5)
         for i, patch in enumerate(cont.patches):
             patch.set_gid("trace-%s-%s" % (slug(bars[i].label), slug(p)))
         left += vals
@@ -224,7 +231,8 @@ def trace_stacked(bars):
             ax.plot([b.round_trip["mean"] / 1000], [i], marker="|", ms=14, color="k")
     ax.set_yticks(range(len(bars)), [b.label for b in bars])
     ax.set_xlabel("mean µs per phase (| = mean round trip)")
-    ax.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    ax.set_ylim(-0.6, len(bars) - 0.4)
     ax.grid(axis="y", visible=False)
     title = "Trace phase breakdown (mean per phase, stacked)"
     ax.set_title(title)

@@ -205,45 +205,54 @@ def load_trace(path):
     return bars, note
 
 
-X_KEYS = ("targets", "nr_targets", "concurrency", "threads", "supervisors", "clients", "processes",
-          "load", "n", "x")
-Y_KEYS = ("p50", "p99", "p90", "mean", "median", "ops_per_sec", "throughput", "items_per_second", "ns")
+# knotif-stress (Google Benchmark rows): the name segment that is the scale
+SCALE_RE = re.compile(r"(^|/)(?P<key>targets|M):(?P<n>\d+)(?=/|$)")
+# y quantities per kind of run: counter -> axis label
+STRESS_Y = {
+    "stress": [("p50", "target round trip p50 (µs)"), ("p99", "target round trip p99 (µs)"),
+               ("items_per_second", "notifications / s")],
+    "pending": [("id_valid_p50", "ID_VALID p50 (µs)"), ("send_p50", "SEND p50 (µs)"),
+                ("target_p50", "target round trip p50 (µs)")],
+}
 
 
 @dataclass
 class Series:
-    name: str
-    x_key: str
-    y_keys: list
-    points: list  # (x, {y_key: value})
+    kind: str        # "stress" (x = targets) or "pending" (x = M pending notifications)
+    name: str        # the run name without its scale
+    points: list     # (x, {counter: value})
 
 
-def load_stress(path):
-    """Records that carry a scale (targets, threads, ...) and a latency or
-    rate; grouped into one curve per strategy/method. Returns (series, note)."""
-    doc = read_json(path, "knotif-stress JSON")
-    series = {}
-    for keys, node in _walk(doc):
-        x_key = next((k for k in X_KEYS if isinstance(node.get(k), (int, float))
-                      and not isinstance(node.get(k), bool)), None)
-        if x_key is None:
+def load_stress(paths):
+    """knotif-stress JSON files (GB rows named .../targets:N/... or
+    pending/M:N/...): one curve per run name with the scale taken out.
+    Returns (series, note)."""
+    series, seen_rows = {}, 0
+    for path in paths:
+        doc = read_json(path, "knotif-stress --benchmark_out JSON")
+        rows = doc.get("benchmarks") if isinstance(doc, dict) else None
+        if not isinstance(rows, list):
             continue
-        ys = {k: float(node[k]) for k in Y_KEYS if isinstance(node.get(k), (int, float))
-              and not isinstance(node.get(k), bool)}
-        for sub in ("latency", "latency_ns", "stats", "summary"):
-            if isinstance(node.get(sub), dict):
-                ys.update({k: float(v) for k, v in node[sub].items() if k in Y_KEYS and isinstance(v, (int, float))})
-        if not ys:
-            continue
-        name_parts = [str(node[k]) for k in ("strategy", "method", "mode", "topology", "name")
-                      if isinstance(node.get(k), (str, int)) and not isinstance(node.get(k), bool)]
-        name = " / ".join(name_parts) or "/".join(keys[:-1]) or "stress"
-        s = series.setdefault((name, x_key), Series(name, x_key, [], []))
-        s.points.append((float(node[x_key]), ys))
-        s.y_keys = [k for k in Y_KEYS if k in ys or k in s.y_keys]
-    out = [s for s in series.values() if len(s.points) >= 1]
+        for row in rows:
+            if not isinstance(row, dict) or row.get("error_occurred") or not isinstance(row.get("name"), str):
+                continue
+            seen_rows += 1
+            m = SCALE_RE.search(row["name"])
+            if not m:
+                continue
+            kind = "pending" if m["key"] == "M" else "stress"
+            ys = {k: float(row[k]) for k, _ in STRESS_Y[kind]
+                  if isinstance(row.get(k), (int, float)) and not isinstance(row.get(k), bool)}
+            if not ys:
+                continue
+            name = (row["name"][:m.start()] + row["name"][m.end():]).replace("//", "/")
+            s = series.setdefault((kind, name), Series(kind, name, []))
+            s.points.append((int(m["n"]), ys))
+    out = list(series.values())
     for s in out:
         s.points.sort(key=lambda p: p[0])
-    note = None if out else "%s holds no records with a scale (%s) and a latency (%s)" % (
-        path, "/".join(X_KEYS[:4]), "/".join(Y_KEYS[:4]))
+    note = None
+    if not out:
+        note = "%s: %s" % (", ".join(paths), "no knotif-stress rows named .../targets:N/... or pending/M:N/..."
+                           if seen_rows or not paths else "no 'benchmarks' rows")
     return out, note

@@ -4,7 +4,7 @@ import datetime
 import html
 import math
 
-from . import figures
+from . import figures, inputs
 
 CSS = """
 body { font: 14px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 1100px; padding: 0 1.2em 3em; color: #222; }
@@ -139,11 +139,21 @@ def floor_section(bench, palette):
 
 def stress_section(stress):
     if stress is None:
-        return missing("stress", "Not provided: <code>--stress FILE.json</code> (knotif-stress results).")
+        return missing("stress", "Not provided: <code>--stress FILE.json</code> (knotif-stress --benchmark_out).")
     series, note = stress
     if note:
         return missing("stress", "Not plotted: " + esc(note))
-    return figure(figures.stress_curves(series), "Each line is one strategy or method; x is the scale it ran at.")
+    out = []
+    for kind, y_axes in inputs.STRESS_Y.items():
+        ss = [s for s in series if s.kind == kind]
+        if not ss:
+            continue
+        cap = ("Each line is one strategy, topology and wake-up mode; every target loops on a trapped call "
+               "and one supervisor serves them all." if kind == "stress" else
+               "M notifications held pending on one filter while a probe's reply is timed: a list walk per "
+               "SEND and ID_VALID shows as a slope.")
+        out.append(figure(figures.stress_curves(kind, ss, y_axes), cap))
+    return "".join(out)
 
 
 def trace_section(trace):
