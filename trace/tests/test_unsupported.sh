@@ -1,0 +1,45 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Missing probes and privileges are said, with exit status 3 and
+# "unsupported:", never a crash or silence; bad usage exits 2.
+kt=${KNOTIF_TRACE:?}
+fail() { echo "FAIL: $*"; exit 1; }
+expect() {	# expect STATUS PATTERN CMD...: exit status and a line of stderr
+	want=$1 pattern=$2; shift 2
+	out=$("$@" 2>&1 >/dev/null); got=$?
+	[ "$got" = "$want" ] || fail "$* exited $got, want $want: $out"
+	printf '%s\n' "$out" | grep -q -- "$pattern" || fail "$*: no '$pattern' in: $out"
+	echo "ok: $* -> $got ($(printf '%s\n' "$out" | grep -m1 -- "$pattern"))"
+}
+
+expect 2 "invalid value for --source" "$kt" --source=kprobe
+expect 2 "invalid value for --format" "$kt" --format=xml
+expect 2 "invalid value for --duration" "$kt" -d -1
+[ "$(id -u)" = 0 ] || { echo "SKIP: the rest needs root (loading BPF programs)"; exit 77; }
+
+if [ -d /sys/kernel/tracing/events/seccomp ]; then
+	expect 0 "source tracepoint" "$kt" -q -s tracepoint -d 0.2
+else
+	expect 3 "unsupported: --source=tracepoint: no seccomp:seccomp_notif_\*" "$kt" -q -s tracepoint -d 0.2
+	# auto falls back, and says which source it uses and why the others are out
+	out=$("$kt" -q -d 0.2 2>&1) || fail "auto source: $out"
+	printf '%s\n' "$out" | grep -q "^# tracepoint: unsupported: " || fail "no tracepoint fallback note: $out"
+	printf '%s\n' "$out" | grep -q "^# knotif-trace .*: source \(fentry\|sched\) " || fail "no source line: $out"
+	echo "ok: auto falls back: $(printf '%s\n' "$out" | head -1)"
+fi
+# fentry: refused here (the trial attach says why), attached where the kernel allows it
+out=$("$kt" -q -s fentry -d 0.2 2>&1); got=$?
+case $got in
+0) printf '%s\n' "$out" | grep -q "source fentry" || fail "fentry ran without saying so: $out"
+   echo "ok: fentry attached" ;;
+3) printf '%s\n' "$out" | grep -q "unsupported: --source=fentry: fentry on __seccomp_filter" ||
+	fail "fentry refusal not explained: $out"
+   echo "ok: $(printf '%s\n' "$out" | head -1)" ;;
+*) fail "--source=fentry exited $got: $out" ;;
+esac
+expect 1 "no such process" "$kt" -q -p 2147483647 -d 0.2
+if command -v setpriv >/dev/null; then
+	expect 3 "unsupported: loading BPF programs needs root" \
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$kt" -q -s sched -d 0.2
+fi
+exit 0
