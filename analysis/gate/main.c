@@ -7,11 +7,13 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "cli.h"
 #include "gbread.h"
 #include "output.h"
 #include "verdict.h"
@@ -40,6 +42,8 @@ static const char usage_text[] =
 "                      p < alpha), else it is 'unconfirmed' and passes: with\n"
 "                      p50, a floor that moved with the machine's load cannot\n"
 "                      fake a floor_ratio regression (analysis/ci-gate does)\n"
+"  --report-only=REGEX compare and show the benchmarks whose name matches, but\n"
+"                      never gate them\n"
 "  --format=FMT        console (default) or json\n"
 "  -h, --help          this text\n"
 "\n"
@@ -56,12 +60,11 @@ static const char usage_text[] =
 "  knotif-compare --metric=p50 --threshold=10% --format=json a.json b.json\n"
 "  knotif-compare --deterministic stock.json patched.json\n";
 
-enum format { FORMAT_CONSOLE, FORMAT_JSON };
-
 struct options {
 	struct gate_options gate;
 	bool threshold_given, metric_given;
-	enum format format;
+	regex_t report_only;
+	enum out_format format;
 	const char *base, *new;
 };
 
@@ -84,7 +87,7 @@ static double parse_fraction(const char *flag, const char *s, bool percent_ok)
 
 static void parse_args(struct options *o, int argc, char **argv)
 {
-	enum { OPT_METRIC = 256, OPT_THRESHOLD, OPT_ALPHA, OPT_DETERMINISTIC, OPT_FORMAT, OPT_FLOOR, OPT_CONFIRM };
+	enum { OPT_METRIC = 256, OPT_THRESHOLD, OPT_ALPHA, OPT_DETERMINISTIC, OPT_FORMAT, OPT_FLOOR, OPT_CONFIRM, OPT_REPORT_ONLY };
 	static const struct option longopts[] = {
 		{ "metric", required_argument, NULL, OPT_METRIC },
 		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
@@ -93,6 +96,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "floor", required_argument, NULL, OPT_FLOOR },
 		{ "confirm", required_argument, NULL, OPT_CONFIRM },
+		{ "report-only", required_argument, NULL, OPT_REPORT_ONLY },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -124,12 +128,14 @@ static void parse_args(struct options *o, int argc, char **argv)
 			o->gate.deterministic = true;
 			break;
 		case OPT_FORMAT:
-			if (!strcmp(optarg, "console"))
-				o->format = FORMAT_CONSOLE;
-			else if (!strcmp(optarg, "json"))
-				o->format = FORMAT_JSON;
-			else
-				usage_error("invalid value for --format: '%s' (expected console or json)", optarg);
+			o->format = cli_format("--format", optarg);
+			if (o->format == FORMAT_CSV)
+				usage_error("invalid value for --format: 'csv' (expected console or json: a verdict is not a table of rows)");
+			break;
+		case OPT_REPORT_ONLY:
+			if (regcomp(&o->report_only, optarg, REG_EXTENDED | REG_NOSUB))
+				usage_error("invalid value for --report-only: '%s' (expected an extended regex)", optarg);
+			o->gate.report_only = &o->report_only;
 			break;
 		case OPT_CONFIRM:
 			if (gb_figure_parse(optarg, &o->gate.confirm))

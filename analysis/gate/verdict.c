@@ -156,6 +156,11 @@ static void compare_one(struct comparison *c, const struct gb_series *b, const s
 	c->have_u = !mann_whitney_u(xb, nb, xn, nn, &c->u);
 	if (!c->have_u)
 		c->u.pvalue = NAN;
+	if (o->report_only && !regexec(o->report_only, c->name, 0, NULL, 0)) {
+		c->verdict = VERDICT_REPORT_ONLY;
+		snprintf(c->note, sizeof(c->note), "not gated (--report-only)");
+		return;
+	}
 	if (c->metric != o->metric && !o->deterministic &&
 	    (o->floor == FLOOR_REPORT || (o->floor == FLOOR_AUTO && !host_match))) {
 		c->verdict = VERDICT_REPORT_ONLY;

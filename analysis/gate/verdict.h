@@ -2,6 +2,7 @@
 #ifndef KNOTIF_VERDICT_H
 #define KNOTIF_VERDICT_H
 
+#include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -31,6 +32,8 @@ struct gate_options {
 	 * be fooled by a floor that moved with the machine's load.
 	 */
 	enum gb_figure confirm;
+	/* benchmarks to compare and show but never gate (NULL: none) */
+	const regex_t *report_only;
 	double threshold;	/* +0.5 = fail above +50 % */
 	double alpha;
 	bool deterministic;

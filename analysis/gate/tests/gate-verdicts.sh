@@ -79,6 +79,9 @@ grep -q "^verdict: REGRESSION: 1 of 5 gated benchmarks, worst $UNOTIF floor_rati
 scale "$a" "$NULLB" 2 "$tmp/null2.json"
 run "null x2" 1 --format=json "$a" "$tmp/null2.json"
 verdict "$NULLB" REGRESSION
+run "null x2, --report-only='^null/'" 0 --report-only='^null/' --format=json "$a" "$tmp/null2.json"
+verdict "$NULLB" report-only
+one_line_exit2 "bad --report-only" --report-only='(' "$a" "$b"
 # the same slowdown measured against another real run still fails
 scale "$b" "$UNOTIF" 2 "$tmp/b-unotif2.json"
 run "a vs b with unotif x2" 1 "$a" "$tmp/b-unotif2.json"
