@@ -2,16 +2,13 @@
 #include "supervise.h"
 
 #include <errno.h>
-#include <linux/seccomp.h>
 #include <poll.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/ioctl.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "clock.h"
+#include "notif.h"
 
 static int watched_index(const struct supervisor *s, int nr)
 {
@@ -43,9 +40,9 @@ static void reap_child(struct supervisor *s, int flags)
  * call causes (the command's own output on a shared stderr, or its error
  * message after a failed execve).
  */
-static int serve_one(struct supervisor *s, const struct seccomp_notif *req,
-		     struct seccomp_notif_resp *resp, struct record *rec)
+static int serve_one(struct supervisor *s, struct notif_buf *nb, struct record *rec)
 {
+	const struct seccomp_notif *req = nb->req;
 	int i = watched_index(s, req->data.nr), ret;
 
 	if (i >= 0 && s->log) {
@@ -61,37 +58,26 @@ static int serve_one(struct supervisor *s, const struct seccomp_notif *req,
 	}
 	if (i >= 0)
 		s->count[i]++;
-	resp->id = req->id;
-	resp->val = 0;
-	resp->error = 0;
-	resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-	if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_SEND, resp)) {
-		if (errno != ENOENT)
-			return -errno;
+	ret = notif_send_continue(s->listener, nb, req->id);
+	if (ret == -ENOENT) {
 		s->gone++;	/* killed or interrupted after RECV: normal */
+		ret = 0;
 	}
-	return 0;
+	return ret;
 }
 
 int supervise(struct supervisor *s)
 {
-	struct seccomp_notif_sizes sizes;
-	struct seccomp_notif *req = NULL;
-	struct seccomp_notif_resp *resp = NULL;
+	struct notif_buf nb;
 	struct record *rec = NULL;
 	struct pollfd fds[2];
-	int ret = 0;
+	int ret = notif_buf_alloc(&nb);
 
-	/* the kernel's struct sizes, not the build host's headers */
-	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes))
-		return -errno;
-	req = calloc(1, sizes.seccomp_notif > sizeof(*req) ? sizes.seccomp_notif : sizeof(*req));
-	resp = calloc(1, sizes.seccomp_notif_resp > sizeof(*resp) ? sizes.seccomp_notif_resp
-								    : sizeof(*resp));
-	rec = s->log ? malloc(sizeof(*rec)) : NULL;
-	if (!req || !resp || (s->log && !rec)) {
-		ret = -ENOMEM;
-		goto out;
+	if (ret)
+		return ret;
+	if (s->log && !(rec = malloc(sizeof(*rec)))) {
+		notif_buf_free(&nb);
+		return -ENOMEM;
 	}
 	fds[0] = (struct pollfd){ .fd = s->listener, .events = POLLIN };
 	fds[1] = (struct pollfd){ .fd = s->child_pidfd, .events = POLLIN };
@@ -108,16 +94,11 @@ int supervise(struct supervisor *s)
 				fds[1].fd = -1;	/* poll skips it from now on */
 		}
 		if (fds[0].revents & POLLIN) {
-			memset(req, 0, sizes.seccomp_notif);	/* RECV rejects a dirty buffer */
-			if (ioctl(s->listener, SECCOMP_IOCTL_NOTIF_RECV, req)) {
-				/* readiness does not promise a notification: both are normal */
-				if (errno == EINTR || errno == ENOENT)
-					continue;
-				ret = -errno;
-				break;
-			}
-			ret = serve_one(s, req, resp, rec);
-			if (ret)
+			ret = notif_recv(s->listener, &nb);
+			/* readiness does not promise a notification: both are normal */
+			if (ret == -EINTR || ret == -ENOENT)
+				continue;
+			if (ret || (ret = serve_one(s, &nb, rec)))
 				break;
 			continue;
 		}
@@ -127,9 +108,7 @@ int supervise(struct supervisor *s)
 			break;
 		}
 	}
-out:
-	free(req);
-	free(resp);
+	notif_buf_free(&nb);
 	free(rec);
 	return ret;
 }

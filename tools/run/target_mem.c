@@ -3,17 +3,15 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/seccomp.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
+
+#include "notif.h"
 
 static int still_valid(const struct target_mem *m)
 {
-	uint64_t id = m->id;
-
-	return ioctl(m->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) ? -ENOENT : 0;
+	return notif_id_valid(m->listener, m->id) ? -ENOENT : 0;
 }
 
 int target_mem_open(struct target_mem *m, int listener, uint64_t id, pid_t pid)
