@@ -71,6 +71,7 @@ struct tstate {
 	__u8 active;			/* SENT seen: finishes at the target's exit */
 	__u8 tracked;			/* has been notified at least once */
 	__u8 interrupted, gone;		/* tracepoint source: seen before resumed */
+	__u8 supervisor;		/* has received notifications: never stamped */
 };
 
 struct {
@@ -169,7 +170,7 @@ static __always_inline void stamp_queue(struct task_struct *task)
 	struct tstate *st = tstate_of(tid, task, true);
 	struct pt_regs *regs;
 
-	if (!st || st->queued || st->active)
+	if (!st || st->queued || st->active || st->supervisor)
 		return;
 	regs = (struct pt_regs *)bpf_task_pt_regs(task);
 	if (!regs || regs->ax != (unsigned long)-ENOSYS_)
@@ -289,6 +290,10 @@ static __always_inline void on_recv(unsigned long uptr, __u64 now)
 
 	if (bpf_probe_read_user(&n, sizeof(n), (void *)uptr))
 		return;
+	tid = (__u32)pid_tgid;
+	st = bpf_map_lookup_elem(&tstates, &tid);
+	if (st)
+		st->supervisor = 1;	/* its sleeps and wake-ups are no queue moments */
 	tid = n.pid;	/* the listener's pid namespace: the tracer's own is assumed */
 	st = bpf_map_lookup_elem(&tstates, &tid);
 	if (!st) {
