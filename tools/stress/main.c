@@ -497,25 +497,26 @@ int main(int argc, char **argv)
 	struct stress_mem mem;
 	json_t *ctx, *rows;
 	int n, failed = 0, max_targets = 1, max_threads;
-	int64_t cap = 1;
+	int64_t max_samples = 1;
 
 	knotif_prog = "knotif-stress";
 	cpu_init();
 	parse_args(&o, argc, argv);
 	runs = plan(&o, &n);
 	for (int i = 0; i < n; i++) {
+		/* every round trip of a run is kept, up to SAMPLE_BUDGET across its targets */
 		int64_t need = runs[i].pending ? runs[i].pending_cycles + 1 : runs[i].requests;
+		int64_t fair = SAMPLE_BUDGET / runs[i].targets;
 
+		runs[i].sample_cap = need && need < fair ? need : fair;
+		if (runs[i].sample_cap * runs[i].targets > max_samples)
+			max_samples = runs[i].sample_cap * runs[i].targets;
 		if (runs[i].targets > max_targets)
 			max_targets = runs[i].targets;
-		if (need > cap)
-			cap = need;
 	}
-	if (!cap || cap * max_targets > SAMPLE_BUDGET)	/* --duration, or too many to keep */
-		cap = SAMPLE_BUDGET / max_targets;
 	raise_nofile(max_targets);
 	max_threads = (max_targets > o.base.threads ? max_targets : o.base.threads) + 1;
-	if (stress_mem_map(&mem, max_targets, max_threads, cap))
+	if (stress_mem_map(&mem, max_targets, max_threads, max_samples))
 		die("mapping shared counters for %d targets: %s", max_targets, strerror(errno));
 	res = calloc((size_t)(n * o.reps), sizeof(*res));
 	if (!res)
@@ -523,7 +524,6 @@ int main(int argc, char **argv)
 	for (int i = 0; i < n; i++) {
 		struct run_result *g = &res[i * o.reps];
 
-		runs[i].sample_cap = cap;
 		if (supported(&runs[i], &g[0])) {
 			for (int rep = 1; rep < o.reps; rep++)
 				g[rep] = g[0];

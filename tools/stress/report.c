@@ -56,6 +56,7 @@ static json_t *stress_row(const struct run_result *r, int family, int rep, int r
 	gb_counter(row, "listeners", r->listeners);
 	gb_counter(row, "supervisor_threads", r->sup_threads);
 	gb_counter(row, "wall_time", (double)r->wall_ns);
+	gb_counter(row, "latency_samples", (double)r->lat.n);
 	ledger_counters(row, &r->ledger);
 	return row;
 }

@@ -167,7 +167,8 @@ static void figures(const struct config *c, const struct stress_mem *m, struct r
 	int64_t n = 0, end = m->sh->go_ns, syscalls = 0, notifs = 0;
 	int64_t *all;
 
-	for (int i = c->pending ? 0 : 0; i < (c->pending ? 1 : c->targets); i++)
+	/* --pending: only the probe's round trips; the parked targets wait on purpose */
+	for (int i = 0; i < (c->pending ? 1 : c->targets); i++)
 		n += m->t[i].nsamples;
 	for (int i = 0; i < c->targets; i++) {
 		if (m->t[i].end_ns > end)
@@ -178,7 +179,7 @@ static void figures(const struct config *c, const struct stress_mem *m, struct r
 	all = malloc((size_t)(n ? n : 1) * sizeof(*all));
 	n = 0;
 	for (int i = 0; all && i < (c->pending ? 1 : c->targets); i++) {
-		memcpy(all + n, m->samples + (int64_t)i * m->sample_cap, (size_t)m->t[i].nsamples * sizeof(*all));
+		memcpy(all + n, m->samples + (int64_t)i * c->sample_cap, (size_t)m->t[i].nsamples * sizeof(*all));
 		n += m->t[i].nsamples;
 	}
 	if (all && n)

@@ -13,12 +13,12 @@
 
 #include "stress.h"
 
-int stress_mem_map(struct stress_mem *m, int max_targets, int max_threads, int64_t sample_cap)
+int stress_mem_map(struct stress_mem *m, int max_targets, int max_threads, int64_t max_samples)
 {
 	size_t sh = (sizeof(struct stress_shared) + 63) & ~(size_t)63;
 	size_t t = (size_t)max_targets * sizeof(struct target_slot);
 	size_t s = (size_t)max_threads * sizeof(struct sup_slot);
-	size_t samples = (size_t)max_targets * (size_t)sample_cap * sizeof(int64_t);
+	size_t samples = (size_t)max_samples * sizeof(int64_t);
 	char *base;
 
 	m->len = sh + t + s + samples;
@@ -32,7 +32,6 @@ int stress_mem_map(struct stress_mem *m, int max_targets, int max_threads, int64
 	m->samples = (int64_t *)(base + sh + t + s);
 	m->max_targets = max_targets;
 	m->max_threads = max_threads;
-	m->sample_cap = sample_cap;
 	return 0;
 }
 

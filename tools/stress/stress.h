@@ -48,7 +48,7 @@ struct config {
 	double duration_s;
 	int timeout_s;
 	bool signals, kill, listener_death, toctou;
-	int64_t sample_cap;		/* latency samples kept per target */
+	int64_t sample_cap;		/* latency samples kept per target (the first ones) */
 	/* --pending: target 0 probes pending_cycles times, the others park one call each */
 	bool pending;
 	int64_t pending_cycles;
@@ -109,13 +109,12 @@ struct stress_mem {
 	struct stress_shared *sh;
 	struct target_slot *t;
 	struct sup_slot *s;
-	int64_t *samples;		/* target i at samples[i * sample_cap] */
+	int64_t *samples;		/* a run's target i at samples[i * config.sample_cap] */
 	int max_targets, max_threads;
-	int64_t sample_cap;
 	size_t len;
 };
 
-int stress_mem_map(struct stress_mem *m, int max_targets, int max_threads, int64_t sample_cap);
+int stress_mem_map(struct stress_mem *m, int max_targets, int max_threads, int64_t max_samples);
 void stress_mem_reset(struct stress_mem *m, int targets, int threads);
 void stress_mem_unmap(struct stress_mem *m);
 

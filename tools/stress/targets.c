@@ -62,7 +62,7 @@ static int target_loop(struct spawner *sp, int idx)
 {
 	struct stress_mem *m = sp->m;
 	struct target_slot *t = &m->t[idx];
-	int64_t *samples = m->samples + (int64_t)idx * m->sample_cap;
+	int64_t *samples = m->samples + (int64_t)idx * sp->c->sample_cap;
 	int64_t n = stress_requests_of(sp->c, idx);
 	char path[STRESS_PATH_LEN] = "";
 
@@ -100,7 +100,7 @@ static int target_loop(struct spawner *sp, int idx)
 					   (long long)seq, ret, errno ? strerror(errno) : "no error", want);
 		}
 		t->replies++;
-		if (t->nsamples < m->sample_cap)
+		if (t->nsamples < sp->c->sample_cap)
 			samples[t->nsamples++] = t1 - t0;
 		if (t1 - t0 > t->max_ns)
 			t->max_ns = t1 - t0;

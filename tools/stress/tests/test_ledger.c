@@ -52,7 +52,7 @@ int main(void)
 	struct config c = { .targets = TARGETS, .requests = REQUESTS };
 	struct stress_mem m;
 
-	if (stress_mem_map(&m, TARGETS, 1, 1)) {
+	if (stress_mem_map(&m, TARGETS, 1, TARGETS)) {
 		perror("mmap");
 		return 1;
 	}
