@@ -185,23 +185,29 @@ class PhaseBar:
     round_trip: dict = None
 
 
-def load_trace(path):
-    """Every object with a 'phases' map (knotif-trace's per-kind summary, or
-    the same per benchmark): one stacked bar each. Returns (bars, note)."""
-    doc = read_json(path, "knotif-trace / knotif-bench --trace JSON")
-    bars = []
-    for keys, node in _walk(doc):
-        ph = node.get("phases")
-        if not isinstance(ph, dict):
-            continue
-        stats = {k: v for k, v in ph.items() if isinstance(v, dict) and isinstance(v.get("mean"), (int, float))}
-        if not stats:
-            continue
-        rt = stats.pop("round_trip", None)
-        label = "/".join(k for k in keys if k not in ("kinds", "benchmarks", "phases")) or "trace"
-        bars.append(PhaseBar(label, stats, rt))
-    note = None if bars else "%s holds no 'phases' summaries with a mean (keys: %s)" % (
-        path, ", ".join(sorted(doc)[:12]) if isinstance(doc, dict) else type(doc).__name__)
+def load_trace(paths):
+    """Every object with a 'phases' map (knotif-trace's summary per kind, or
+    the same per benchmark) with a mean: one stacked bar each, labelled by
+    where it sits in the file (and the file, when there are several).
+    Returns (bars, note)."""
+    bars, keys_seen = [], set()
+    for path in paths:
+        doc = read_json(path, "knotif-trace --summary JSON")
+        if isinstance(doc, dict):
+            keys_seen.update(doc)
+        stem = re.sub(r"\.json$", "", path.rsplit("/", 1)[-1])
+        for keys, node in _walk(doc):
+            ph = node.get("phases")
+            if not isinstance(ph, dict):
+                continue
+            stats = {k: v for k, v in ph.items() if isinstance(v, dict) and isinstance(v.get("mean"), (int, float))}
+            if not stats:
+                continue
+            rt = stats.pop("round_trip", None)
+            label = "/".join(k for k in keys if k not in ("kinds", "benchmarks", "phases")) or "trace"
+            bars.append(PhaseBar("%s: %s" % (stem, label) if len(paths) > 1 else label, stats, rt))
+    note = None if bars else "%s: no 'phases' summaries with a mean (top-level keys: %s)" % (
+        ", ".join(paths), ", ".join(sorted(keys_seen)[:12]) or "none")
     return bars, note
 
 
