@@ -20,6 +20,7 @@
 #include "harness.h"
 #include "result.h"
 #include "sysinfo.h"
+#include "trace_phases.h"
 
 struct options {
 	const char *filter;
@@ -34,6 +35,7 @@ struct options {
 	const struct syscall_desc *sys;
 	int64_t samples;
 	int timeout_s;
+	bool trace;
 	const char *samples_out;
 };
 
@@ -57,6 +59,8 @@ static const char usage_text[] =
 "  --samples=N                     timed round trips per repetition (default 5000)\n"
 "  --samples_out=FILE              raw samples as CSV: name,repetition,index,ns\n"
 "  --timeout=SECONDS               per benchmark, before it counts as hung (default 120)\n"
+"  --trace                         phase breakdown of unotif/ptrace benchmarks by\n"
+"                                  knotif-trace (root; timings then include its cost)\n"
 "  -h, --help                      this text\n"
 "  -V, --version                   version and git sha\n"
 "\n"
@@ -93,7 +97,7 @@ static void parse_placements(struct options *o, const char *list)
 
 enum {
 	OPT_FILTER = 256, OPT_REPS, OPT_MIN_TIME, OPT_FORMAT, OPT_OUT, OPT_OUT_FORMAT, OPT_LIST,
-	OPT_PLACEMENT, OPT_SYSCALL, OPT_SAMPLES, OPT_SAMPLES_OUT, OPT_TIMEOUT,
+	OPT_PLACEMENT, OPT_SYSCALL, OPT_SAMPLES, OPT_SAMPLES_OUT, OPT_TIMEOUT, OPT_TRACE,
 };
 
 static void parse_args(struct options *o, int argc, char **argv)
@@ -111,6 +115,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 		{ "samples", required_argument, NULL, OPT_SAMPLES },
 		{ "samples_out", required_argument, NULL, OPT_SAMPLES_OUT },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "trace", no_argument, NULL, OPT_TRACE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -167,6 +172,9 @@ static void parse_args(struct options *o, int argc, char **argv)
 			break;
 		case OPT_TIMEOUT:
 			o->timeout_s = (int)cli_int("--timeout", optarg, 1, 86400);
+			break;
+		case OPT_TRACE:
+			o->trace = true;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -403,6 +411,7 @@ int main(int argc, char **argv)
 	struct bench b;
 	FILE *samples_out = NULL;
 	json_t *ctx, *rows;
+	struct trace_phases *tp = NULL;
 	int n, ran = 0, failed = 0, total = 0;
 	size_t shared_len;
 
@@ -451,12 +460,18 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: warning: clocksource '%s' has no vDSO path; clock reads are syscalls "
 			"that ptrace-syscall and sud also intercept\n", knotif_prog, sysinfo_clocksource());
 
+	if (o.trace)
+		tp = trace_phases_new();
 	for (int i = 0; i < n; i++) {
 		if (res[i].status == RESULT_SKIPPED)
 			continue;
 		if (isatty(STDERR_FILENO))
 			fprintf(stderr, "\r\033[K[%d/%d] %s", ++ran, n, res[i].name);
+		if (tp && res[i].selected && trace_phases_wanted(res[i].m->name))
+			trace_phases_begin(tp);
 		run_one(&o, &res[i], &b, samples_out);
+		if (tp)
+			trace_phases_end(tp, res[i].status == RESULT_OK ? res[i].name : NULL);
 		if (res[i].status == RESULT_FAILED) {
 			failed++;
 			fprintf(stderr, "%s%s: %s: %s\n", isatty(STDERR_FILENO) ? "\r\033[K" : "",
@@ -474,8 +489,12 @@ int main(int argc, char **argv)
 	results_apply_floor(res, n);
 	ctx = run_context(&o, argc, argv, res, n, b.shared);
 	rows = results_to_rows(res, n);
+	if (tp)
+		trace_phases_annotate(tp, rows, ctx);
 	if (emit(stdout, o.format, ctx, rows, res, n))
 		die("writing results to stdout failed");
+	if (tp && o.format == FORMAT_CONSOLE)
+		trace_phases_print(tp, stdout);
 	if (o.out) {
 		FILE *f = fopen(o.out, "w");
 
@@ -486,6 +505,7 @@ int main(int argc, char **argv)
 	}
 	json_decref(ctx);
 	json_decref(rows);
+	trace_phases_free(tp);
 	munmap(b.shared, shared_len);
 	free(res);
 	return failed ? 1 : 0;
