@@ -1,0 +1,43 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""knotif-bench --trace adds each unotif/ptrace benchmark's phases to its rows, and says so when it cannot."""
+import json
+import shutil
+
+from tracetest import KNOTIF_BENCH, Checks, fail, need_root, run
+
+SAMPLES, REPS = 300, 2
+WARMUP = max(200, SAMPLES // 10)	# bench/harness.c warm_up()
+TRACED = ["unotif/sync/emulate", "unotif/async/addfd", "ptrace-seccomp/continue"]
+KEYS = ["trace_queue_wait_p50", "trace_think_p50", "trace_wake_to_resume_p50", "trace_round_trip_p50"]
+
+need_root()
+c = Checks()
+p = run([KNOTIF_BENCH, "--trace", f"--benchmark_filter=^({'|'.join(TRACED + ['null'])})/placement:same$",
+         f"--samples={SAMPLES}", f"--benchmark_repetitions={REPS}", "--benchmark_format=json"], timeout=300)
+if p.returncode:
+    fail(f"knotif-bench --trace exited {p.returncode}: {p.stderr.strip()}")
+d = json.loads(p.stdout)
+c.true("context.knotif.trace.source", d["context"]["knotif"].get("trace", {}).get("source")
+       in ("tracepoint", "fentry", "sched"))
+for b in d["benchmarks"]:
+    method = b["run_name"].rsplit("/placement:", 1)[0]
+    agg = b.get("aggregate_name")
+    if method not in TRACED or agg in ("stddev", "cv"):
+        c.true(f"{b['name']}: no trace counters", not any(k.startswith("trace_") for k in b))
+        continue
+    want = WARMUP + REPS * SAMPLES + (1 if method.startswith("unotif/") else 0)
+    c.eq(f"{b['name']}: trace_notifications", b.get("trace_notifications"), want)
+    for k in KEYS:
+        c.true(f"{b['name']}: {k} > 0", b.get(k, 0) > 0)
+    c.true(f"{b['name']}: the phases' p50s are each below the round trip's",
+           all(b.get(k, 0) < b.get("trace_round_trip_p50", 0) for k in KEYS[:3]))
+
+if shutil.which("setpriv"):
+    p = run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", KNOTIF_BENCH, "--trace",
+             "--benchmark_filter=^unotif/sync/emulate/placement:same$", "--samples=10",
+             "--benchmark_repetitions=1"])
+    c.eq("unprivileged --trace exit status", p.returncode, 1)
+    c.true("unprivileged --trace says why", "unsupported: loading BPF programs needs root" in p.stderr
+           and "--trace:" in p.stderr)
+c.done()
