@@ -56,18 +56,10 @@ class Bench:
     runs: list
 
     def placements(self):
-        seen = []
-        for r in self.runs:
-            if r.placement not in seen:
-                seen.append(r.placement)
-        return seen
+        return list(dict.fromkeys(r.placement for r in self.runs))  # in order of appearance
 
     def methods(self):
-        seen = []
-        for r in self.runs:
-            if r.method not in seen:
-                seen.append(r.method)
-        return seen
+        return list(dict.fromkeys(r.method for r in self.runs))
 
 
 def read_json(path, what):

@@ -137,12 +137,15 @@ def floor_section(bench, palette):
     return "".join(out) or missing("floor", "No benchmark carries a floor_ratio.")
 
 
-def stress_section(stress):
-    if stress is None:
-        return missing("stress", "Not provided: <code>--stress FILE.json</code> (knotif-stress --benchmark_out).")
-    series, note = stress
-    if note:
-        return missing("stress", "Not plotted: " + esc(note))
+def tolerant_section(section, loaded, flag, origin, draw):
+    """An optional input read tolerantly: (items, note) from inputs, or None."""
+    if loaded is None:
+        return missing(section, "Not provided: <code>%s</code> (%s)." % (flag, origin))
+    items, note = loaded
+    return missing(section, "Not plotted: " + esc(note)) if note else draw(items)
+
+
+def stress_figures(series):
     out = []
     for kind, y_axes in inputs.STRESS_Y.items():
         ss = [s for s in series if s.kind == kind]
@@ -156,12 +159,7 @@ def stress_section(stress):
     return "".join(out)
 
 
-def trace_section(trace):
-    if trace is None:
-        return missing("trace", "Not provided: <code>--trace FILE.json</code> (knotif-trace or knotif-bench --trace results).")
-    bars, note = trace
-    if note:
-        return missing("trace", "Not plotted: " + esc(note))
+def trace_figure(bars):
     return figure(figures.trace_stacked(bars),
                   "Where a round trip's time goes: queued until the supervisor receives it, the supervisor's "
                   "think time, and the wake-up until the target resumes. Means add up; the mark is the mean "
@@ -210,8 +208,9 @@ def render(bench, samples, stress, trace, workloads, inputs, title=None):
         "distributions": distributions_section(bench, samples, palette),
         "histograms": histograms_section(bench, samples, palette),
         "floor": floor_section(bench, palette),
-        "stress": stress_section(stress),
-        "trace": trace_section(trace),
+        "stress": tolerant_section("stress", stress, "--stress FILE.json", "knotif-stress --benchmark_out",
+                                   stress_figures),
+        "trace": tolerant_section("trace", trace, "--trace FILE.json", "knotif-trace --summary", trace_figure),
         "workloads": workloads_section(workloads),
     }
     nav = " ".join('<a href="#%s">%s</a>' % (k, esc(v)) for k, v in SECTIONS)
