@@ -185,12 +185,16 @@ static void run_child(const struct options *o, int sock)
 	die_code(126, "%s: %s", o->command[0], strerror(err));
 }
 
-static volatile sig_atomic_t forward_to;
+/* a pidfd of the command: unlike its pid, it can never name a reused pid */
+static volatile sig_atomic_t forward_to = -1;
 
 static void forward_signal(int sig)
 {
-	if (forward_to > 0)
-		kill((pid_t)forward_to, sig);
+	int saved = errno;
+
+	if (forward_to >= 0)
+		syscall(SYS_pidfd_send_signal, (int)forward_to, sig, NULL, 0);
+	errno = saved;
 }
 
 /*
@@ -198,12 +202,12 @@ static void forward_signal(int sig)
  * command included: we ignore them and keep serving until it is gone.
  * Signals sent to us alone (kill, a CI job's timeout) are passed on.
  */
-static void handle_signals(pid_t child)
+static void handle_signals(int child_pidfd)
 {
 	struct sigaction sa = { .sa_handler = forward_signal };
 	static const int forwarded[] = { SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
 
-	forward_to = child;
+	forward_to = child_pidfd;
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
 	sigemptyset(&sa.sa_mask);
@@ -287,12 +291,12 @@ int main(int argc, char **argv)
 		close(sock[0]);
 		run_child(&o, sock[1]);
 	}
-	handle_signals(child);
 	close(sock[1]);
 	s.child = child;
 	s.child_pidfd = (int)syscall(SYS_pidfd_open, child, 0);
 	if (s.child_pidfd < 0)
 		die("pidfd_open: %s (needs Linux 5.3)", strerror(errno));
+	handle_signals(s.child_pidfd);
 	s.listener = fd_recv(sock[0]);
 	close(sock[0]);
 	if (s.listener < 0) {
@@ -304,10 +308,10 @@ int main(int argc, char **argv)
 	ret = supervise(&s);
 	if (ret) {
 		/* the command cannot go on unsupervised: its trapped calls would fail */
-		kill(child, SIGKILL);
+		syscall(SYS_pidfd_send_signal, s.child_pidfd, SIGKILL, NULL, 0);
 		die("serving the listener: %s", strerror(-ret));
 	}
-	forward_to = 0;
+	forward_to = -1;
 	if (o.summary)
 		print_summary(&s, &o, s.log ? s.log : stderr);
 	if (s.log && fflush(s.log))
