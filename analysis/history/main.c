@@ -250,11 +250,12 @@ static void show_run(sqlite3 *db, long long id)
 		"cpu_model", "num_cpus", "syscall", "samples_per_repetition", "repetitions",
 		"placements", "command_line", "source",
 	};
-	static const char *const headers[] = { "benchmark", "reps", "p50", "p99", "floor_ratio", "note" };
-	struct table *t = table_new(6, headers, "lrrrrl");
+	static const char *const headers[] = { "benchmark", "reps", "p50", "p99", "floor_ratio", "error" };
+	struct table *t;
 	char sql[512], label[64], why[512];
 	struct gb_file run;
 	sqlite3_stmt *st;
+	size_t errors = 0;
 	double *v;
 
 	printf("run #%lld\n", id);
@@ -269,6 +270,10 @@ static void show_run(sqlite3 *db, long long id)
 	snprintf(label, sizeof(label), "run #%lld", id);
 	if (history_document(db, id, label, &run, why, sizeof(why)))
 		usage_error("%s", why);
+	for (size_t i = 0; i < run.count; i++)
+		errors += run.series[i].error != NULL;
+	/* the error column only when a benchmark could not run */
+	t = table_new(errors ? 6 : 5, headers, "lrrrrl");
 	for (size_t i = 0; i < run.count; i++) {
 		const struct gb_series *s = &run.series[i];
 		char reps[16], p50[32], p99[32], fr[32];
