@@ -33,6 +33,7 @@ struct supervisor {
 	struct sup_thread *threads;
 	int nthreads;
 	int threads_done;
+	int64_t cpu0;			/* process CPU time when the run started */
 	pthread_rwlock_t death_lock;	/* --listener-death: no reply is half-counted when we leave */
 };
 
@@ -158,6 +159,15 @@ static int answer_toctou(struct sup_thread *t, int fd, struct target_slot *targe
 	return ret;
 }
 
+/* --listener-death: leave with no reply half-counted; the kernel closes every listener. */
+static __attribute__((noreturn)) void die_now(struct supervisor *s)
+{
+	pthread_rwlock_wrlock(&s->death_lock);
+	s->m->sh->sup_cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID) - s->cpu0;
+	s->m->sh->sup_died = 1;
+	_exit(0);	/* waiting targets get ENOSYS */
+}
+
 int serve_one(struct sup_thread *t, int fd)
 {
 	struct supervisor *s = t->sup;
@@ -192,8 +202,12 @@ int serve_one(struct sup_thread *t, int fd)
 		ret = answer_toctou(t, fd, target, (int)idx, seq);
 	else
 		ret = reply(t, fd, target, stress_expect((int)idx, seq));
-	if (s->c->listener_death)
+	if (s->c->listener_death) {
 		pthread_rwlock_unlock(&s->death_lock);
+		/* the thread that sends the reply half the run needed dies at once, never starved */
+		if (s->c->requests && __atomic_load_n(&s->m->sh->sent_total, __ATOMIC_RELAXED) >= s->m->sh->death_after)
+			die_now(s);
+	}
 	return ret;
 }
 
@@ -249,31 +263,24 @@ static __attribute__((noreturn)) void sup_exit(struct supervisor *s, const char 
 	_exit(1);
 }
 
-/* --listener-death: leave once half the replies are out, with no reply half-counted. */
-static void die_midway(struct supervisor *s, int64_t cpu0)
+/* --listener-death with --duration: leave halfway through it. */
+static void die_midway(struct supervisor *s)
 {
 	struct timespec gap = { 0, 100000 };
 	int64_t deadline = s->m->sh->go_ns + (int64_t)(s->c->duration_s * 0.5e9);
 
-	for (;;) {
+	while (now_ns() < deadline) {
 		if (__atomic_load_n(&s->threads_done, __ATOMIC_ACQUIRE) == s->nthreads)
 			return;	/* everyone finished first: the ledger reports the death never happened */
-		if (s->c->requests ? __atomic_load_n(&s->m->sh->sent_total, __ATOMIC_RELAXED) >= s->m->sh->death_after
-				   : now_ns() >= deadline)
-			break;
 		nanosleep(&gap, NULL);
 	}
-	pthread_rwlock_wrlock(&s->death_lock);
-	s->m->sh->sup_cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
-	s->m->sh->sup_died = 1;
-	_exit(0);	/* the kernel closes every listener: waiting targets get ENOSYS */
+	die_now(s);
 }
 
 void supervisor_main(const struct config *c, struct stress_mem *m, int sock)
 {
 	struct supervisor s = { .c = c, .m = m, .nr = stress_syscall_nr(c), .strat = strategies[c->strategy] };
 	pthread_attr_t attr;
-	int64_t cpu0;
 	int ret, failed = 0;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -306,16 +313,17 @@ void supervisor_main(const struct config *c, struct stress_mem *m, int sock)
 			sup_exit(&s, "pthread_create", -ret);
 	}
 	pthread_attr_destroy(&attr);
+	/* from here the threads only wait until go: setup is not charged to the run */
+	s.cpu0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	__atomic_add_fetch(&m->sh->ready, 1, __ATOMIC_ACQ_REL);
 	go_wait(m);
-	cpu0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
-	if (c->listener_death)
-		die_midway(&s, cpu0);
+	if (c->listener_death && !c->requests)
+		die_midway(&s);
 	for (int i = 0; i < s.nthreads; i++) {
 		pthread_join(s.threads[i].thread, NULL);
 		failed |= s.threads[i].ret < 0;
 	}
-	m->sh->sup_cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
+	m->sh->sup_cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID) - s.cpu0;
 	for (int i = 0; i < s.nthreads; i++) {
 		notif_buf_free(&s.threads[i].buf);
 		free(s.threads[i].fds);
