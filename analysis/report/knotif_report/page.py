@@ -13,9 +13,9 @@ nav a { margin-right: 1em; }
 table { border-collapse: collapse; margin: .6em 0; font-size: 13px; }
 th, td { padding: .15em .7em; border-bottom: 1px solid #eee; text-align: right; }
 th:first-child, td:first-child { text-align: left; }
-table.kv td { text-align: left; } table.kv td:first-child { color: #555; }
+table.kv td { text-align: left; } table.kv td:first-child { color: #555; white-space: nowrap; }
 td.note { text-align: left; color: #8a5a00; }
-figure { margin: 1em 0; } figure svg { width: 100%; height: auto; }
+figure { margin: 1em 0; } figure svg { width: 100%; max-width: 900px; height: auto; }
 figcaption { color: #555; font-size: 12.5px; max-width: 60em; }
 .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(320px, 1fr)); gap: .6em; }
 .grid figure { margin: 0; }
