@@ -227,7 +227,7 @@ int main(int argc, char **argv)
 	struct gb_file base, new;
 	struct gate_result r;
 	struct options o;
-	size_t common = 0;
+	size_t common = 0, regressions, gated;
 
 	knotif_prog = "knotif-compare";
 	parse_args(&o, argc, argv);
@@ -245,8 +245,15 @@ int main(int argc, char **argv)
 	else
 		gate_print_console(stdout, &base, &new, &o.gate, &r);
 	fflush(stdout);
-	if (!r.regressions && !r.gated)
+	regressions = r.regressions;
+	gated = r.gated;
+	gate_result_free(&r);
+	gb_file_free(&base);
+	gb_file_free(&new);
+	if (o.gate.report_only)
+		regfree(&o.report_only);
+	if (!regressions && !gated)
 		usage_error("nothing to gate: %zu common benchmark%s, none comparable (errors, report-only or too few repetitions; see above)",
 			    common, common == 1 ? "" : "s");
-	return r.regressions ? 1 : 0;
+	return regressions ? 1 : 0;
 }
