@@ -341,8 +341,8 @@ int history_select(sqlite3 *db, const char *selector, long long **ids, size_t *n
 	if (err)
 		return fail(err, why, len, "out of memory");
 	if (count && (long long)*n < count)
-		err = fail(-ENOENT, why, len, "baseline %s needs %lld runs; the history holds %zu",
-			   selector, count, *n);
+		err = fail(-ENOENT, why, len, "'%s' needs %lld run%s; the history holds %zu",
+			   selector, count, count == 1 ? "" : "s", *n);
 	else if (!*n)
 		err = fail(-ENOENT, why, len, "no run %s in the history", selector);
 	if (err) {
