@@ -81,18 +81,6 @@ struct {
 	__type(value, struct tstate);
 } tstates SEC(".maps");
 
-/* (supervisor tgid, notification id) → target tid, for SEND and ADDFD */
-struct inflight_key {
-	__u32 sup_tgid, pad;
-	__u64 id;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 16384);
-	__type(key, struct inflight_key);
-	__type(value, __u32);
-} inflight SEC(".maps");
 
 /* Selected processes: --pid's or COMMAND's, and every process they fork. */
 struct {
@@ -247,7 +235,6 @@ static __always_inline void emit(struct tstate *st, __u32 tid, struct task_struc
 static __always_inline void finish(struct tstate *st, __u32 tid, struct task_struct *task, long ret,
 				   __u64 now)
 {
-	struct inflight_key key = { .sup_tgid = st->sup_tgid, .id = st->id };
 	int outcome;
 
 	if (st->interrupted || interrupted_ret(ret)) {
@@ -266,8 +253,6 @@ static __always_inline void finish(struct tstate *st, __u32 tid, struct task_str
 		count(st->kind, KT_UNEXPLAINED);
 	}
 	emit(st, tid, task, ret, now, outcome);
-	if (st->kind == KT_UNOTIF)
-		bpf_map_delete_elem(&inflight, &key);
 	st->last_nr = st->nr;
 	st->queued = st->sent = st->replied = 0;
 	st->active = st->interrupted = st->gone = 0;
@@ -284,7 +269,6 @@ static __always_inline void on_recv(unsigned long uptr, __u64 now)
 	} n;
 	struct task_struct *cur = bpf_get_current_task_btf();
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	struct inflight_key key = {};
 	struct tstate *st;
 	__u32 tid;
 
@@ -329,9 +313,6 @@ static __always_inline void on_recv(unsigned long uptr, __u64 now)
 	st->sup_pid = (__u32)pid_tgid;
 	st->active = 1;
 	st->tracked = 1;
-	key.sup_tgid = st->sup_tgid;
-	key.id = n.id;
-	bpf_map_update_elem(&inflight, &key, &tid, BPF_ANY);
 }
 
 static __always_inline bool resumes(long req)
@@ -417,13 +398,17 @@ int BPF_PROG(on_waking, struct task_struct *p)
 	return 0;
 }
 
-/* A SEND or ADDFD for a notification we follow failed (ENOENT: the target left). */
-static __always_inline void on_reply_failed(unsigned long uptr)
+/*
+ * A SEND or ADDFD of a supervisor we follow failed (ENOENT: the target left).
+ * No id map is kept for this rare case: the reply itself is matched to its
+ * target at the wake-up, through the woken task.
+ */
+static __always_inline void on_reply_failed(void)
 {
-	struct inflight_key key = { .sup_tgid = bpf_get_current_pid_tgid() >> 32 };
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct tstate *st = bpf_map_lookup_elem(&tstates, &tid);
 
-	if (!bpf_probe_read_user(&key.id, sizeof(key.id), (void *)uptr) &&
-	    bpf_map_lookup_elem(&inflight, &key))
+	if (st && st->supervisor)
 		count(KT_UNOTIF, KT_REPLY_FAILED);
 }
 
@@ -487,7 +472,7 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 		if (cmd == NOTIF_RECV && ret == 0)
 			on_recv(regs->dx, bpf_ktime_get_ns());
 		else if ((cmd == NOTIF_SEND || cmd == NOTIF_ADDFD) && ret < 0)
-			on_reply_failed(regs->dx);
+			on_reply_failed();
 	} else if (nr == NR_wait4 && ret > 0) {
 		on_wait4_exit(regs, ret, bpf_ktime_get_ns());
 	}
