@@ -12,14 +12,13 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "cli.h"
 #include "gbjson.h"
 #include "kernel_features.h"
 #include "report.h"
 #include "run.h"
 #include "supervisor.h"
 #include "sysinfo.h"
-
-enum format { FORMAT_CONSOLE, FORMAT_JSON, FORMAT_CSV };
 
 #define MAX_LIST 16
 /* total latency samples kept across targets, per run */
@@ -33,7 +32,7 @@ struct options {
 	int64_t requests_total;
 	bool duration_given, requests_given;
 	int reps;
-	enum format format, out_format;
+	enum out_format format, out_format;
 	const char *out;
 };
 
@@ -85,44 +84,6 @@ static const char usage_text[] =
 "  knotif-stress --targets=50 --signals --kill --requests=2000\n"
 "  knotif-stress --pending=1,10,100,1000 --placement=same\n";
 
-static int64_t parse_int(const char *flag, const char *s, int64_t lo, int64_t hi)
-{
-	char *end;
-	long long v;
-
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi)
-		usage_error("invalid value for %s: '%s' (expected an integer %lld..%lld)", flag, s,
-			    (long long)lo, (long long)hi);
-	return v;
-}
-
-static double parse_seconds(const char *flag, const char *s)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (*end == 's')
-		end++;
-	if (errno || end == s || *end || !(v > 0) || v > 86400)
-		usage_error("invalid value for %s: '%s' (expected seconds, e.g. 2 or 0.5s)", flag, s);
-	return v;
-}
-
-static enum format parse_format(const char *flag, const char *s)
-{
-	if (!strcmp(s, "console"))
-		return FORMAT_CONSOLE;
-	if (!strcmp(s, "json"))
-		return FORMAT_JSON;
-	if (!strcmp(s, "csv"))
-		return FORMAT_CSV;
-	usage_error("invalid value for %s: '%s' (expected console, json or csv)", flag, s);
-}
-
 /* Comma-separated words from choices[] into set[]; exit 2 on a word outside them. */
 static void parse_set(const char *flag, const char *list, const char *const *choices, int n, bool *set,
 		      const char *expected)
@@ -157,7 +118,7 @@ static int parse_ints(const char *flag, const char *list, int *out, int64_t lo, 
 	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (n == MAX_LIST)
 			usage_error("%s takes at most %d values", flag, MAX_LIST);
-		out[n++] = (int)parse_int(flag, tok, lo, hi);
+		out[n++] = (int)cli_int(flag, tok, lo, hi);
 	}
 	free(copy);
 	if (!n)
@@ -231,7 +192,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 				  "blocking, poll, epoll, io_uring or spin");
 			break;
 		case OPT_THREADS:
-			o->base.threads = (int)parse_int("--threads", optarg, 1, 1024);
+			o->base.threads = (int)cli_int("--threads", optarg, 1, 1024);
 			break;
 		case OPT_KIND:
 			parse_set("--target-kind", optarg, (const char *const[]){ "processes", "threads" }, 2, kind,
@@ -255,15 +216,15 @@ static void parse_args(struct options *o, int argc, char **argv)
 				  "same, cross or free");
 			break;
 		case OPT_REQUESTS:
-			o->base.requests = parse_int("--requests", optarg, 1, 1000000000);
+			o->base.requests = cli_int("--requests", optarg, 1, 1000000000);
 			o->requests_given = true;
 			break;
 		case OPT_REQUESTS_TOTAL:
-			o->requests_total = parse_int("--requests-total", optarg, 1, 1000000000);
+			o->requests_total = cli_int("--requests-total", optarg, 1, 1000000000);
 			o->requests_given = true;
 			break;
 		case OPT_DURATION:
-			o->base.duration_s = parse_seconds("--duration", optarg);
+			o->base.duration_s = cli_seconds("--duration", optarg, 0.001, 86400);
 			o->duration_given = true;
 			break;
 		case OPT_SIGNALS:
@@ -282,22 +243,22 @@ static void parse_args(struct options *o, int argc, char **argv)
 			o->npending = parse_ints("--pending", optarg, o->pending, 1, STRESS_MAX_TARGETS);
 			break;
 		case OPT_CYCLES:
-			o->base.pending_cycles = parse_int("--cycles", optarg, 10, 10000000);
+			o->base.pending_cycles = cli_int("--cycles", optarg, 10, 10000000);
 			break;
 		case OPT_TIMEOUT:
-			o->base.timeout_s = (int)parse_int("--timeout", optarg, 1, 86400);
+			o->base.timeout_s = (int)cli_int("--timeout", optarg, 1, 86400);
 			break;
 		case OPT_REPS:
-			o->reps = (int)parse_int("--benchmark_repetitions", optarg, 1, 64);
+			o->reps = (int)cli_int("--benchmark_repetitions", optarg, 1, 64);
 			break;
 		case OPT_FORMAT:
-			o->format = parse_format("--benchmark_format", optarg);
+			o->format = cli_format("--benchmark_format", optarg);
 			break;
 		case OPT_OUT:
 			o->out = optarg;
 			break;
 		case OPT_OUT_FORMAT:
-			o->out_format = parse_format("--benchmark_out_format", optarg);
+			o->out_format = cli_format("--benchmark_out_format", optarg);
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -464,7 +425,7 @@ static json_t *run_context(const struct options *o, int argc, char **argv, const
 	return ctx;
 }
 
-static int emit(FILE *out, enum format fmt, json_t *ctx, json_t *rows, const struct run_result *r, int n,
+static int emit(FILE *out, enum out_format fmt, json_t *ctx, json_t *rows, const struct run_result *r, int n,
 		int reps)
 {
 	json_t *k = json_object_get(ctx, "knotif");
