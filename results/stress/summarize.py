@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """summary.md from knotif-stress JSON: which strategy wins where, with the numbers.
 
-usage: summarize.py MATRIX.json PENDING.json
+usage: summarize.py MATRIX.json VARIANTS.json PENDING.json
 Uses the _median aggregate rows (the iteration row when a run has one
 repetition). Ratios compare strategies measured in the same invocation.
 """
@@ -10,7 +10,8 @@ import json
 import re
 import sys
 
-NAME = re.compile(r"^stress/(?P<strategy>[^/]+)/(?P<topo>[^/]+)/targets:(?P<n>\d+)/.*placement:(?P<pl>\w+)$")
+NAME = re.compile(r"^stress/(?P<strategy>[^/]+)/(?P<topo>[^/]+)/targets:(?P<n>\d+)/threads:(?P<k>\d+)/"
+                  r"(?P<wake>\w+)/.*placement:(?P<pl>\w+)$")
 PEND = re.compile(r"^pending/M:(?P<m>\d+)/(?P<wake>\w+)/placement:(?P<pl>\w+)$")
 
 
@@ -36,7 +37,8 @@ def context_line(doc):
 
 def main():
     matrix = json.load(open(sys.argv[1]))
-    pending = json.load(open(sys.argv[2]))
+    variants = json.load(open(sys.argv[2]))
+    pending = json.load(open(sys.argv[3]))
     rows, errors = medians(matrix)
     runs = {}
     for name, r in rows.items():
@@ -77,6 +79,26 @@ def main():
     for (pl, topo, n, s), r in sorted(runs.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2], strategies.index(kv[0][3]))):
         print("| %s | %s | %d | %s | %.2f | %.2f | %.1f | %.0f |" % (
             pl, topo, n, s, r["supervisor_cpu_time"] / 1000, r["syscalls_per_op"], r["batch_mean"], r["batch_max"]))
+    print()
+    vrows, verr = medians(variants)
+    errors.update(verr)
+    var = {}
+    for name, r in vrows.items():
+        m = NAME.match(name)
+        if m:
+            var[(m["topo"], int(m["n"]), m["strategy"], int(m["k"]), m["wake"])] = r
+    print("## supervisor threads and wake-up mode (unpinned)\n")
+    print("Variants: %s\n" % context_line(variants))
+    print("notifications/s (median repetition; supervisor CPU µs per notification in brackets)\n")
+    cols = [(1, "async"), (1, "sync"), (2, "async"), (2, "sync")]
+    print("| topology | targets | strategy | " + " | ".join("K=%d %s" % c for c in cols) + " |")
+    print("|---|---:|---|" + "---:|" * len(cols))
+    for topo, n, strat in sorted({k[:3] for k in var}, key=lambda k: (k[0], k[1], strategies.index(k[2]))):
+        cells = []
+        for k, wake in cols:
+            r = var.get((topo, n, strat, k, wake))
+            cells.append("–" if r is None else "%.0f (%.2f)" % (r["items_per_second"], r["supervisor_cpu_time"] / 1000))
+        print("| %s | %d | %s | %s |" % (topo, n, strat, " | ".join(cells)))
     print()
     prow, perr = medians(pending)
     print("## pending-notification scaling curve\n")

@@ -26,6 +26,7 @@
 
 struct options {
 	int targets[MAX_LIST], ntargets;
+	int threads[MAX_LIST], nthreads;
 	int pending[MAX_LIST], npending;
 	bool topo[TOPO_COUNT], strat[STRAT_COUNT], placement[PLACEMENT_COUNT], wake[2];
 	struct config base;
@@ -49,7 +50,7 @@ static const char usage_text[] =
 "  --topology=LIST             shared (one filter, one listener) | per-target\n"
 "                              (a filter and listener each) (default shared)\n"
 "  --strategy=LIST             blocking | poll | epoll | io_uring | spin (default epoll)\n"
-"  --threads=K                 supervisor threads (default 1; blocking per-target\n"
+"  --threads=LIST              supervisor threads K (default 1; blocking per-target\n"
 "                              uses one per listener)\n"
 "  --target-kind=KIND          processes (default) | threads\n"
 "  --wakeup=LIST               async | sync (SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP) (default async)\n"
@@ -172,7 +173,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 	memset(o, 0, sizeof(*o));
 	o->targets[o->ntargets++] = 10;
 	o->topo[TOPO_SHARED] = o->strat[STRAT_EPOLL] = o->placement[PLACEMENT_FREE] = o->wake[0] = true;
-	o->base.threads = 1;
+	o->threads[o->nthreads++] = 1;
 	o->base.requests = 1000;
 	o->base.timeout_s = 120;
 	o->base.pending_cycles = 2000;
@@ -192,7 +193,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 				  "blocking, poll, epoll, io_uring or spin");
 			break;
 		case OPT_THREADS:
-			o->base.threads = (int)cli_int("--threads", optarg, 1, 1024);
+			o->nthreads = parse_ints("--threads", optarg, o->threads, 1, 1024);
 			break;
 		case OPT_KIND:
 			parse_set("--target-kind", optarg, (const char *const[]){ "processes", "threads" }, 2, kind,
@@ -330,7 +331,7 @@ static void name_run(struct config *c)
 /* Every run of the invocation, placement-major. */
 static struct config *plan(const struct options *o, int *count)
 {
-	int cap = PLACEMENT_COUNT * 2 * (o->npending + TOPO_COUNT * STRAT_COUNT * o->ntargets), n = 0;
+	int cap = PLACEMENT_COUNT * 2 * (o->npending + TOPO_COUNT * STRAT_COUNT * o->ntargets * o->nthreads), n = 0;
 	struct config *runs = calloc((size_t)cap, sizeof(*runs));
 
 	if (!runs)
@@ -354,11 +355,12 @@ static struct config *plan(const struct options *o, int *count)
 			}
 			for (int t = 0; !o->npending && t < TOPO_COUNT; t++)
 				for (int s = 0; o->topo[t] && s < STRAT_COUNT; s++)
-					for (int k = 0; o->strat[s] && k < o->ntargets; k++) {
+					for (int k = 0; o->strat[s] && k < o->ntargets * o->nthreads; k++) {
 						struct config *c = &runs[n++];
 
 						*c = o->base;
-						c->targets = o->targets[k];
+						c->targets = o->targets[k / o->nthreads];
+						c->threads = o->threads[k % o->nthreads];
 						c->topo = (enum topology)t;
 						c->strategy = (enum strategy_id)s;
 						c->sync_wake = w;
@@ -476,7 +478,10 @@ int main(int argc, char **argv)
 			max_targets = runs[i].targets;
 	}
 	raise_nofile(max_targets);
-	max_threads = (max_targets > o.base.threads ? max_targets : o.base.threads) + 1;
+	max_threads = max_targets + 1;
+	for (int i = 0; i < o.nthreads; i++)
+		if (o.threads[i] + 1 > max_threads)
+			max_threads = o.threads[i] + 1;
 	if (stress_mem_map(&mem, max_targets, max_threads, max_samples))
 		die("mapping shared counters for %d targets: %s", max_targets, strerror(errno));
 	res = calloc((size_t)(n * o.reps), sizeof(*res));
