@@ -61,16 +61,46 @@ static struct gb_series *series_for(struct gb_file *f, const char *name, size_t 
 	return &f->series[f->count++];
 }
 
+/* ns per time_unit; GB writes real_time and cpu_time in the row's unit */
+static double unit_ns(json_t *row)
+{
+	const char *u = json_string_value(json_object_get(row, "time_unit"));
+
+	if (!u || !strcmp(u, "ns"))
+		return 1;
+	if (!strcmp(u, "us"))
+		return 1e3;
+	if (!strcmp(u, "ms"))
+		return 1e6;
+	if (!strcmp(u, "s"))
+		return 1e9;
+	return NAN;
+}
+
+/* the figure under its key, or under key + "_ns" (the kernel guest bench's spelling) */
+static double figure_of(json_t *row, enum gb_figure k)
+{
+	char alt[32];
+	json_t *val = json_object_get(row, figure_keys[k]);
+
+	if (k == GB_REAL_TIME || k == GB_CPU_TIME)
+		return json_is_number(val) ? json_number_value(val) * unit_ns(row) : NAN;
+	if (!val) {
+		snprintf(alt, sizeof(alt), "%s_ns", figure_keys[k]);
+		val = json_object_get(row, alt);
+	}
+	return json_is_number(val) ? json_number_value(val) : NAN;
+}
+
 static int append_rep(struct gb_series *s, json_t *row)
 {
 	for (int k = 0; k < GB_FIGURE_COUNT; k++) {
 		double *v = realloc(s->fig[k], (s->reps + 1) * sizeof(*v));
-		json_t *val = json_object_get(row, figure_keys[k]);
 
 		if (!v)
 			return -ENOMEM;
 		s->fig[k] = v;
-		v[s->reps] = json_is_number(val) ? json_number_value(val) : NAN;
+		v[s->reps] = figure_of(row, (enum gb_figure)k);
 	}
 	s->reps++;
 	return 0;

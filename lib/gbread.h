@@ -13,7 +13,11 @@
  * (_mean, _median, ...) are skipped: they are derived from the iterations.
  */
 
-/* The per-repetition figures a tool can compare. */
+/*
+ * The per-repetition figures a tool can compare, in ns (real_time and
+ * cpu_time converted from the row's time_unit). p50 and p99 are also read
+ * as p50_ns and p99_ns, as kernel/bench's guest program writes them.
+ */
 enum gb_figure {
 	GB_REAL_TIME,		/* mean ns per op over the repetition's samples */
 	GB_CPU_TIME,

@@ -208,7 +208,7 @@ static void warn_floor_moved(const struct gb_file *b, const struct gb_file *n)
 static void warn_config(const struct gb_file *b, const struct gb_file *n, const struct options *o,
 			const struct gate_result *r)
 {
-	if (r->few_reps)
+	if (r->few_reps && !o->gate.deterministic)
 		fprintf(stderr, "%s: warning: %zu benchmark%s compared with fewer than %d repetitions: the U test is unreliable; %d+ recommended\n",
 			knotif_prog, r->few_reps, r->few_reps == 1 ? "" : "s",
 			GATE_OPTIMAL_REPETITIONS, GATE_OPTIMAL_REPETITIONS);

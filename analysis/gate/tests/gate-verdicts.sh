@@ -181,6 +181,29 @@ keep "$a" 1 "$tmp/a1.json"
 scale "$tmp/a1.json" "$UNOTIF" 1.02 "$tmp/a1-unotif102.json"
 run "deterministic, one repetition" 1 --deterministic "$tmp/a1.json" "$tmp/a1-unotif102.json"
 
+# a real instruction-counted run (kernel/bench's guest program under QEMU
+# -icount, which spells its quantiles p50_ns): exact repeats, 1% gates
+icount=$data/icount-stock.json
+IOCTL=unotif/ioctl/emulate/placement:same
+jq_scale_ns() { jq --arg n "$2" --argjson f "$3" '.benchmarks |= map(if .run_name == $n and has("p50_ns")
+	then .p50_ns *= $f | .p99_ns *= $f | .real_time *= $f else . end)' "$1" >"$4"; }
+run "icount: identical" 0 --deterministic --format=json "$icount" "$icount"
+verdict "$IOCTL" pass
+verdict unotif/rw/emulate/placement:same error
+[ ! -s "$tmp/err" ] || { fail "icount: no warning expected"; cat "$tmp/err"; }
+jq_scale_ns "$icount" "$IOCTL" 1.02 "$tmp/icount102.json"
+run "icount: +2%" 1 --deterministic --format=json "$icount" "$tmp/icount102.json"
+verdict "$IOCTL" REGRESSION
+jq_scale_ns "$icount" "$IOCTL" 1.005 "$tmp/icount1005.json"
+run "icount: +0.5%" 0 --deterministic "$icount" "$tmp/icount1005.json"
+run "icount without --deterministic: 3 repetitions cannot gate" 2 "$icount" "$tmp/icount102.json"
+# real_time and cpu_time are read in the row's time_unit
+jq '.benchmarks |= map(if has("real_time") then .real_time /= 1000 | .cpu_time /= 1000 | .time_unit = "us" else . end)' \
+	"$a" >"$tmp/a-us.json"
+run "time_unit us" 0 --metric=real_time --format=json "$a" "$tmp/a-us.json"
+[ "$(jq --arg n "$UNOTIF" '.benchmarks[] | select(.name == $n) | (.new / .base * 1e6 | round)' "$tmp/out")" = 1000000 ] ||
+	fail "time_unit us: not converted to ns"
+
 # unusable input: exit 2 with one line
 one_line_exit2 "missing file" "$a" "$tmp/nope.json"
 grep -q "cannot read $tmp/nope.json: No such file or directory" "$tmp/err" || fail "missing file: message"
