@@ -89,9 +89,12 @@ expect "named = b" "$(jq -c '[.benchmarks[] | select(.run_type == "iteration") |
 run "baseline id:1" 0 baseline --baseline id:1 --db "$db"
 expect "id:1 = a" "$(jq -c '[.benchmarks[] | select(.run_type == "iteration") | .p50]' "$a")" \
 	"$(jq -c '[.benchmarks[] | .p50]' "$tmp/out")"
-# the gate reads a history baseline
+# the gate reads a history baseline, from a file or a pipe
 "$cmp" "$tmp/last2.json" "$b" >"$tmp/gate" 2>&1
 expect "gate vs last:2" 0 $?
+"$hist" baseline last:2 --db "$db" | "$cmp" - "$b" >"$tmp/gate" 2>&1
+expect "history | gate" 0 $?
+grep -q '^# base: - (' "$tmp/gate" || fail "history | gate: base not read from stdin"
 
 # the default path: ${XDG_DATA_HOME}/knotif/history.sqlite, created with its folder
 XDG_DATA_HOME=$tmp/xdg run "record to the default path" 0 record "$a"
