@@ -248,6 +248,18 @@ static __always_inline void finish(struct tstate *st, __u32 tid, struct task_str
 	} else if (st->replied) {
 		outcome = KT_OUT_RESUMED;
 		count(st->kind, KT_RESUMED);
+	} else if (st->kind == KT_UNOTIF) {
+		/*
+		 * Only a reply ends a notification with anything but -ERESTART* or
+		 * ENOSYS. It came while the target was still awake (a supervisor on
+		 * another CPU answering before the target slept), so no wake-up
+		 * showed its moment: counted, its phases left unknown.
+		 */
+		outcome = KT_OUT_RESUMED;
+		st->flags |= KT_F_REPLY_UNSEEN;
+		count(st->kind, KT_REPLIED);
+		count(st->kind, KT_REPLY_UNSEEN);
+		count(st->kind, KT_RESUMED);
 	} else {
 		outcome = KT_OUT_UNEXPLAINED;
 		count(st->kind, KT_UNEXPLAINED);

@@ -38,6 +38,7 @@ enum kt_transition {
 	KT_UNEXPLAINED,		/* left the call with no reply, signal or ENOSYS seen */
 	KT_NO_QUEUE_STAMP,	/* received, but the queue moment was not seen */
 	KT_REPLY_FAILED,	/* SEND/ADDFD returned an error (e.g. ENOENT) */
+	KT_REPLY_UNSEEN,	/* replied (the call returned its answer), moment not seen */
 	KT_TRANSITION_COUNT
 };
 
@@ -51,6 +52,7 @@ enum kt_outcome {
 #define KT_F_CONTINUE	0x1	/* replied with SECCOMP_USER_NOTIF_FLAG_CONTINUE */
 #define KT_F_ADDFD	0x2	/* replied by ADDFD with SECCOMP_ADDFD_FLAG_SEND */
 #define KT_F_REPLY_LOST	0x4	/* replied, but the target was interrupted first */
+#define KT_F_REPLY_UNSEEN 0x8	/* replied while the target was still awake: no wake-up to see */
 
 /* One finished notification; a time is 0 when that moment was not seen. */
 struct kt_event {

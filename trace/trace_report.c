@@ -49,6 +49,7 @@ const char *const transition_key[KT_TRANSITION_COUNT] = {
 	[KT_UNEXPLAINED] = "unexplained",
 	[KT_NO_QUEUE_STAMP] = "no_queue_stamp",
 	[KT_REPLY_FAILED] = "reply_failed",
+	[KT_REPLY_UNSEEN] = "reply_unseen",
 };
 
 const char *const outcome_key[] = {
@@ -101,9 +102,9 @@ void report_stream_header(struct report *r)
 
 static void flags_text(char *buf, size_t len, unsigned int flags)
 {
-	snprintf(buf, len, "%s%s%s%s", flags & KT_F_CONTINUE ? "continue " : "",
+	snprintf(buf, len, "%s%s%s%s%s", flags & KT_F_CONTINUE ? "continue " : "",
 		 flags & KT_F_ADDFD ? "addfd " : "", flags & KT_F_REPLY_LOST ? "reply_lost " : "",
-		 flags ? "" : "-");
+		 flags & KT_F_REPLY_UNSEEN ? "reply_unseen " : "", flags ? "" : "-");
 	if (flags)
 		buf[strlen(buf) - 1] = '\0';
 }
