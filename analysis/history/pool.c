@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "gbagg.h"
+
 static bool is_iteration(json_t *row)
 {
 	const char *type = json_string_value(json_object_get(row, "run_type"));
@@ -49,14 +51,25 @@ static json_t *error_row(const struct gb_file *f, const char *name)
 
 static void add_benchmark(json_t *out, const struct gb_file *runs, size_t n, const char *name)
 {
-	size_t start = json_array_size(out), reps = 0;
+	json_t *reps = json_array(), *aggs, *row;
+	size_t count = 0, i;
 
 	for (size_t r = 0; r < n; r++)
-		reps += append_reps(out, &runs[r], name, reps);
-	for (size_t i = start; i < json_array_size(out); i++)
-		json_object_set_new(json_array_get(out, i), "repetitions", json_integer((json_int_t)reps));
-	if (reps)
+		count += append_reps(reps, &runs[r], name, count);
+	json_array_foreach(reps, i, row)
+		json_object_set_new(row, "repetitions", json_integer((json_int_t)count));
+	if (count) {
+		/* aggregates anew, over the pooled repetitions */
+		aggs = count > 1 ? gb_aggregate_rows(reps, (int)json_integer_value(
+				json_object_get(json_array_get(reps, 0), "family_index"))) : NULL;
+		json_array_extend(out, reps);
+		if (aggs)
+			json_array_extend(out, aggs);
+		json_decref(aggs);
+		json_decref(reps);
 		return;
+	}
+	json_decref(reps);
 	for (size_t r = n; r-- > 0;) {
 		json_t *err = error_row(&runs[r], name);
 

@@ -12,8 +12,9 @@
  * iteration rows are every run's repetitions of each benchmark, numbered
  * anew, so the gate sees N runs' worth of repetitions and a single noisy
  * run weighs 1/N. floor_ratio is normalised within each run, so runs pool
- * without rescaling. Aggregate rows are dropped (they would describe one
- * run only); a benchmark no run measured keeps the newest run's error row.
+ * without rescaling. Aggregate rows (_mean, _median, _stddev, _cv) are
+ * computed anew over the pooled repetitions; a benchmark no run measured
+ * keeps the newest run's error row.
  * The newest run's context is kept, with context.knotif.baseline listing
  * the runs (ids[i] is runs[i]'s, oldest first).
  */

@@ -73,22 +73,27 @@ run "baseline last:1" 0 baseline --baseline last:1 --db "$db" -o "$tmp/last1.jso
 expect "last:1 iterations" "$(iterations "$b")" "$(iterations "$tmp/last1.json")"
 expect "last:1 runs" "[2]" "$(jq -c '[.context.knotif.baseline.runs[].id]' "$tmp/last1.json")"
 expect "last:1 = b's rows" "$(jq -c '[.benchmarks[] | select(.run_type == "iteration") | .p50]' "$b")" \
-	"$(jq -c '[.benchmarks[] | .p50]' "$tmp/last1.json")"
+	"$(jq -c '[.benchmarks[] | select(.run_type == "iteration") | .p50]' "$tmp/last1.json")"
+expect "last:1 aggregates = b's" "$(jq -c '[.benchmarks[] | select(.run_type == "aggregate") | [.name, .p50]]' "$b")" \
+	"$(jq -c '[.benchmarks[] | select(.run_type == "aggregate") | [.name, .p50]]' "$tmp/last1.json")"
 run "baseline last:2" 0 baseline --db "$db" --baseline last:2
 cp "$tmp/out" "$tmp/last2.json"
 expect "last:2 iterations" "$(( $(iterations "$a") + $(iterations "$b") ))" "$(iterations "$tmp/last2.json")"
 expect "last:2 runs" "[1,2]" "$(jq -c '[.context.knotif.baseline.runs[].id]' "$tmp/last2.json")"
 expect "last:2 unotif reps" "$(seq 0 17 | jq -sc .)" \
 	"$(jq -c '[.benchmarks[] | select(.name == "unotif/sync/emulate/placement:same") | .repetition_index]' "$tmp/last2.json")"
-expect "last:2 repetitions" 18 "$(jq '[.benchmarks[] | .repetitions] | unique | .[0]' "$tmp/last2.json")"
-expect "last:2 aggregates dropped" 0 "$(jq '[.benchmarks[] | select(.run_type == "aggregate")] | length' "$tmp/last2.json")"
+expect "last:2 repetitions" "[18]" "$(jq -c '[.benchmarks[] | .repetitions] | unique' "$tmp/last2.json")"
+expect "last:2 aggregates recomputed" 20 "$(jq '[.benchmarks[] | select(.run_type == "aggregate")] | length' "$tmp/last2.json")"
+expect "last:2 median p50 over 18 repetitions" \
+	"$(jq -s '[.[].benchmarks[] | select(.run_type == "iteration" and .name == "unotif/sync/emulate/placement:same") | .p50] | sort | (.[8] + .[9]) / 2' "$a" "$b")" \
+	"$(jq '.benchmarks[] | select(.name == "unotif/sync/emulate/placement:same_median") | .p50' "$tmp/last2.json")"
 expect "last:2 context is the newest run's" "$(jq -r .context.date "$b")" "$(jq -r .context.date "$tmp/last2.json")"
 run "baseline good" 0 baseline good --db "$db"
 expect "named = b" "$(jq -c '[.benchmarks[] | select(.run_type == "iteration") | .p50]' "$b")" \
-	"$(jq -c '[.benchmarks[] | .p50]' "$tmp/out")"
+	"$(jq -c '[.benchmarks[] | select(.run_type == "iteration") | .p50]' "$tmp/out")"
 run "baseline id:1" 0 baseline --baseline id:1 --db "$db"
 expect "id:1 = a" "$(jq -c '[.benchmarks[] | select(.run_type == "iteration") | .p50]' "$a")" \
-	"$(jq -c '[.benchmarks[] | .p50]' "$tmp/out")"
+	"$(jq -c '[.benchmarks[] | select(.run_type == "iteration") | .p50]' "$tmp/out")"
 # the gate reads a history baseline, from a file or a pipe
 "$cmp" "$tmp/last2.json" "$b" >"$tmp/gate" 2>&1
 expect "gate vs last:2" 0 $?
