@@ -3,10 +3,11 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "why.h"
 
 static const char *const figure_keys[GB_FIGURE_COUNT] = {
 	[GB_REAL_TIME] = "real_time",
@@ -28,17 +29,6 @@ int gb_figure_parse(const char *key, enum gb_figure *f)
 			*f = (enum gb_figure)i;
 			return 0;
 		}
-	return -EINVAL;
-}
-
-__attribute__((format(printf, 3, 4)))
-static int fail(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
 	return -EINVAL;
 }
 
@@ -116,7 +106,7 @@ int gb_file_from_json(struct gb_file *f, json_t *root, const char *path, char *w
 	f->path = path;
 	f->root = root;
 	if (!json_is_object(root)) {
-		err = fail(why, len, "%s: not a benchmark result: the top level is not a JSON object", path);
+		err = why_fail(-EINVAL, why, len, "%s: not a benchmark result: the top level is not a JSON object", path);
 		goto out;
 	}
 	f->context = json_object_get(root, "context");
@@ -126,7 +116,7 @@ int gb_file_from_json(struct gb_file *f, json_t *root, const char *path, char *w
 	}
 	rows = json_object_get(root, "benchmarks");
 	if (!json_is_array(rows)) {
-		err = fail(why, len, "%s: not a benchmark result: no \"benchmarks\" array", path);
+		err = why_fail(-EINVAL, why, len, "%s: not a benchmark result: no \"benchmarks\" array", path);
 		goto out;
 	}
 	json_array_foreach(rows, i, row) {
@@ -135,14 +125,14 @@ int gb_file_from_json(struct gb_file *f, json_t *root, const char *path, char *w
 		struct gb_series *s;
 
 		if (!json_is_object(row) || !name) {
-			err = fail(why, len, "%s: benchmarks[%zu] has no \"name\"", path, i);
+			err = why_fail(-EINVAL, why, len, "%s: benchmarks[%zu] has no \"name\"", path, i);
 			goto out;
 		}
 		if (type && strcmp(type, "iteration"))
 			continue;	/* aggregates are derived; recompute them instead */
 		s = series_for(f, name, &cap);
 		if (!s) {
-			err = fail(why, len, "%s: out of memory", path);
+			err = why_fail(-ENOMEM, why, len, "%s: out of memory", path);
 			goto out;
 		}
 		if (json_is_true(json_object_get(row, "error_occurred"))) {
@@ -152,7 +142,7 @@ int gb_file_from_json(struct gb_file *f, json_t *root, const char *path, char *w
 			continue;
 		}
 		if (append_rep(s, row)) {
-			err = fail(why, len, "%s: out of memory", path);
+			err = why_fail(-ENOMEM, why, len, "%s: out of memory", path);
 			goto out;
 		}
 	}
@@ -179,7 +169,7 @@ int gb_file_load(struct gb_file *f, const char *path, char *why, size_t len)
 	if (in != stdin)
 		fclose(in);
 	if (!root)
-		return fail(why, len, "%s: not valid JSON: %s (line %d, column %d)", path, jerr.text,
+		return why_fail(-EINVAL, why, len, "%s: not valid JSON: %s (line %d, column %d)", path, jerr.text,
 			    jerr.line, jerr.column);
 	return gb_file_from_json(f, root, path, why, len);
 }

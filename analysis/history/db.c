@@ -2,12 +2,13 @@
 #include "db.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+
+#include "why.h"
 
 static const char schema_sql[] =
 	"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
@@ -30,17 +31,6 @@ static const char schema_sql[] =
 	"  error_message TEXT);"
 	"CREATE INDEX results_by_benchmark ON results(benchmark, run_id);";
 
-__attribute__((format(printf, 4, 5)))
-static int fail(int err, char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-	return err;
-}
-
 int history_default_path(char *buf, size_t len)
 {
 	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
@@ -60,7 +50,7 @@ static int exec(sqlite3 *db, const char *sql, char *why, size_t len)
 	char *msg = NULL;
 
 	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		fail(-EIO, why, len, "%s", msg ? msg : sqlite3_errmsg(db));
+		why_fail(-EIO, why, len, "%s", msg ? msg : sqlite3_errmsg(db));
 		sqlite3_free(msg);
 		return -EIO;
 	}
@@ -78,7 +68,7 @@ static int schema_version(sqlite3 *db, char *why, size_t len)
 		/* a file that is not SQLite fails here, not at open */
 		if (strstr(sqlite3_errmsg(db), "no such table"))
 			return -1;
-		return fail(-EINVAL, why, len, "%s", sqlite3_errmsg(db));
+		return why_fail(-EINVAL, why, len, "%s", sqlite3_errmsg(db));
 	}
 	if (sqlite3_step(st) == SQLITE_ROW)
 		v = sqlite3_column_int(st, 0);
@@ -107,9 +97,9 @@ int history_open(sqlite3 **db, const char *path, bool create, char *why, size_t 
 
 	*db = NULL;
 	if (!create && stat(path, &sb))
-		return fail(-ENOENT, why, len, "no history at %s (record a run first)", path);
+		return why_fail(-ENOENT, why, len, "no history at %s (record a run first)", path);
 	if (sqlite3_open_v2(path, db, flags, NULL) != SQLITE_OK) {
-		fail(-EIO, why, len, "cannot open history %s: %s", path,
+		why_fail(-EIO, why, len, "cannot open history %s: %s", path,
 		     *db ? sqlite3_errmsg(*db) : "out of memory");
 		sqlite3_close(*db);
 		*db = NULL;
@@ -125,7 +115,7 @@ int history_open(sqlite3 **db, const char *path, bool create, char *why, size_t 
 		v = HISTORY_SCHEMA_VERSION;
 	}
 	if (v != HISTORY_SCHEMA_VERSION) {
-		fail(-EINVAL, why, len, "history %s has schema version %d; this knotif-history reads %d",
+		why_fail(-EINVAL, why, len, "history %s has schema version %d; this knotif-history reads %d",
 		     path, v, HISTORY_SCHEMA_VERSION);
 		goto bad_msg;
 	}
@@ -135,7 +125,7 @@ bad: {
 	char msg[256];
 
 	snprintf(msg, sizeof(msg), "%s", why);
-	fail(-EINVAL, why, len, "cannot use history %s: %s", path, msg);
+	why_fail(-EINVAL, why, len, "cannot use history %s: %s", path, msg);
 }
 bad_msg:
 	sqlite3_close(*db);
@@ -257,12 +247,12 @@ int history_record(sqlite3 *db, const struct gb_file *run, const char *source, c
 		size_t n = 0;
 
 		if (!strcmp(name, "last") || !strncmp(name, "last:", 5) || !strncmp(name, "id:", 3) || !*name)
-			return fail(-EINVAL, why, len,
+			return why_fail(-EINVAL, why, len,
 				    "'%s' cannot name a run: it reads as a selector (last, last:N, id:N)", name);
 		if (!history_select(db, name, &ids, &n, why, len)) {
 			taken = ids[0];
 			free(ids);
-			return fail(-EEXIST, why, len, "the name '%s' is already run #%lld's", name, taken);
+			return why_fail(-EEXIST, why, len, "the name '%s' is already run #%lld's", name, taken);
 		}
 	}
 	if (exec(db, "BEGIN IMMEDIATE", why, len))
@@ -273,7 +263,7 @@ int history_record(sqlite3 *db, const struct gb_file *run, const char *source, c
 	else
 		rc = SQLITE_ERROR;
 	if (rc != SQLITE_OK) {
-		fail(-EIO, why, len, "recording: %s", sqlite3_errmsg(db));
+		why_fail(-EIO, why, len, "recording: %s", sqlite3_errmsg(db));
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 		return -EIO;
 	}
@@ -321,7 +311,7 @@ int history_select(sqlite3 *db, const char *selector, long long **ids, size_t *n
 	if (!strcmp(selector, "last") || !strncmp(selector, "last:", 5)) {
 		count = selector[4] ? parse_count(selector + 5) : 1;
 		if (count < 1)
-			return fail(-EINVAL, why, len, "invalid baseline '%s' (expected last:N, N ≥ 1)", selector);
+			return why_fail(-EINVAL, why, len, "invalid baseline '%s' (expected last:N, N ≥ 1)", selector);
 		sqlite3_prepare_v2(db, "SELECT id FROM (SELECT id FROM runs ORDER BY id DESC LIMIT ?)"
 				   " ORDER BY id", -1, &st, NULL);
 		sqlite3_bind_int64(st, 1, count);
@@ -329,7 +319,7 @@ int history_select(sqlite3 *db, const char *selector, long long **ids, size_t *n
 		long long id = parse_count(selector + 3);
 
 		if (id < 1)
-			return fail(-EINVAL, why, len, "invalid run '%s' (expected id:N, N ≥ 1)", selector);
+			return why_fail(-EINVAL, why, len, "invalid run '%s' (expected id:N, N ≥ 1)", selector);
 		sqlite3_prepare_v2(db, "SELECT id FROM runs WHERE id = ?", -1, &st, NULL);
 		sqlite3_bind_int64(st, 1, id);
 	} else {
@@ -339,12 +329,12 @@ int history_select(sqlite3 *db, const char *selector, long long **ids, size_t *n
 	err = collect_ids(st, ids, n);
 	sqlite3_finalize(st);
 	if (err)
-		return fail(err, why, len, "out of memory");
+		return why_fail(err, why, len, "out of memory");
 	if (count && (long long)*n < count)
-		err = fail(-ENOENT, why, len, "'%s' needs %lld run%s; the history holds %zu",
+		err = why_fail(-ENOENT, why, len, "'%s' needs %lld run%s; the history holds %zu",
 			   selector, count, count == 1 ? "" : "s", *n);
 	else if (!*n)
-		err = fail(-ENOENT, why, len, "no run %s in the history", selector);
+		err = why_fail(-ENOENT, why, len, "no run %s in the history", selector);
 	if (err) {
 		free(*ids);
 		*ids = NULL;
@@ -366,6 +356,6 @@ int history_document(sqlite3 *db, long long id, const char *label, struct gb_fil
 		root = json_loads((const char *)sqlite3_column_text(st, 0), 0, &jerr);
 	sqlite3_finalize(st);
 	if (!root)
-		return fail(-ENOENT, why, len, "run #%lld: no readable document", id);
+		return why_fail(-ENOENT, why, len, "run #%lld: no readable document", id);
 	return gb_file_from_json(out, root, label, why, len);
 }
