@@ -48,6 +48,9 @@ def to_svg(fig, svg_id, title):
     plt.close(fig)
     svg = buf.getvalue()
     svg = svg[svg.index("<svg"):]
+    # matplotlib numbers its groups the same in every figure (figure_1, axes_1, ...):
+    # scope them to this figure, so the page's ids stay unique (ours have no '_')
+    svg = re.sub(r'(id="|href="#|url\(#)([A-Za-z][\w.]*_\d+)(?=[")])', r"\1%s--\2" % svg_id, svg)
     head_end = svg.index(">") + 1
     esc = title.replace("&", "&amp;").replace("<", "&lt;")
     return ('<svg id="%s" role="img" aria-label="%s"' % (svg_id, esc.replace('"', "&quot;")) +

@@ -50,6 +50,7 @@ class Dom(html.parser.HTMLParser):
     def __init__(self):
         super().__init__()
         self.ids = {}
+        self.dup_ids = set()
         self.texts = {}
         self.external = []
         self.section = None
@@ -57,6 +58,8 @@ class Dom(html.parser.HTMLParser):
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         if "id" in a:
+            if any(a["id"] in s for s in self.ids.values()):
+                self.dup_ids.add(a["id"])
             self.ids.setdefault(tag, set()).add(a["id"])
         if tag == "section":
             self.section = a.get("id")
@@ -169,6 +172,7 @@ def main():
             dom = chromium_dom(full, tmp, screenshot=os.path.join(os.getcwd(), "report-test.png"))
             svgs, groups = dom.ids.get("svg", set()), dom.ids.get("g", set())
             check(not dom.external, "full.html reaches outside itself: %s" % dom.external[:5])
+            check(not dom.dup_ids, "ids used twice: %s" % sorted(dom.dup_ids)[:5])
             check("ccdf-same" in svgs, "no CCDF figure for placement same")
             check("floor-same" in svgs, "no floor-ratio figure for placement same")
             for m in ran:
