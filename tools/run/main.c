@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -157,11 +159,12 @@ static void parse_options(struct options *o, int argc, char **argv)
 
 /* In the child: filter, hand the listener over, then exec. Never returns. */
 __attribute__((noreturn))
-static void run_child(const struct options *o, int sock)
+static void run_child(const struct options *o, int sock, const sigset_t *mask)
 {
 	int nrs[FILTER_MAX_SYSCALLS];
 	int listener, ret, err;
 
+	sigprocmask(SIG_SETMASK, mask, NULL);	/* a blocked SIGCHLD would outlive exec */
 	for (int i = 0; i < o->nwatched; i++)
 		nrs[i] = o->watched[i]->nr;
 	listener = filter_install(nrs, (size_t)o->nwatched, SECCOMP_RET_USER_NOTIF,
@@ -264,7 +267,8 @@ int main(int argc, char **argv)
 	struct options o = { .format = LOG_TEXT };
 	struct supervisor s = { .listener = -1 };
 	char why[256];
-	int sock[2], ret;
+	sigset_t sigchld, old_mask;
+	int sock[2], pidfd, ret;
 	pid_t child;
 
 	knotif_prog = "knotif-run";
@@ -284,19 +288,30 @@ int main(int argc, char **argv)
 	memcpy(s.watched, o.watched, sizeof(o.watched));
 
 	check_sys(socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sock), "socketpair");
+	/*
+	 * Orphans of the command's tree are reparented to us, not to init: they
+	 * stay our descendants, whose memory Yama's ptrace_scope=1 lets us
+	 * read, and we reap them as a container's init would.
+	 */
+	check_sys(prctl(PR_SET_CHILD_SUBREAPER, 1), "PR_SET_CHILD_SUBREAPER");
+	sigemptyset(&sigchld);
+	sigaddset(&sigchld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &sigchld, &old_mask);	/* pending until signalfd reads it */
+	s.sigchld_fd = signalfd(-1, &sigchld, SFD_CLOEXEC | SFD_NONBLOCK);
+	check_sys(s.sigchld_fd, "signalfd");
 	s.t0_ns = now_ns();
 	child = fork();
 	check_sys(child, "fork");
 	if (child == 0) {
 		close(sock[0]);
-		run_child(&o, sock[1]);
+		run_child(&o, sock[1], &old_mask);
 	}
 	close(sock[1]);
 	s.child = child;
-	s.child_pidfd = (int)syscall(SYS_pidfd_open, child, 0);
-	if (s.child_pidfd < 0)
+	pidfd = (int)syscall(SYS_pidfd_open, child, 0);
+	if (pidfd < 0)
 		die("pidfd_open: %s (needs Linux 5.3)", strerror(errno));
-	handle_signals(s.child_pidfd);
+	handle_signals(pidfd);
 	s.listener = fd_recv(sock[0]);
 	close(sock[0]);
 	if (s.listener < 0) {
@@ -308,7 +323,7 @@ int main(int argc, char **argv)
 	ret = supervise(&s);
 	if (ret) {
 		/* the command cannot go on unsupervised: its trapped calls would fail */
-		syscall(SYS_pidfd_send_signal, s.child_pidfd, SIGKILL, NULL, 0);
+		syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
 		die("serving the listener: %s", strerror(-ret));
 	}
 	forward_to = -1;

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdlib.h>
+#include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,20 +19,40 @@ static int watched_index(const struct supervisor *s, int nr)
 	return -1;
 }
 
-static void reap_child(struct supervisor *s, int flags)
+static void main_process_reaped(struct supervisor *s, pid_t pid, int status)
+{
+	if (pid == s->child) {
+		s->child_status = status;
+		s->child = 0;
+	}
+}
+
+/*
+ * Reaps the children that have exited: the command's main process, whose
+ * status becomes ours (wait_main: wait for it), and the orphans of its
+ * tree that were reparented to us (we are their subreaper).
+ */
+static void reap_children(struct supervisor *s, bool wait_main)
 {
 	int status;
 	pid_t pid;
 
-	if (s->child <= 0)
-		return;
-	do
-		pid = waitpid(s->child, &status, flags);
-	while (pid < 0 && errno == EINTR);
-	if (pid != s->child)
-		return;
-	s->child_status = status;
-	s->child = 0;
+	if (wait_main && s->child) {
+		while ((pid = waitpid(s->child, &status, 0)) < 0 && errno == EINTR)
+			;
+		main_process_reaped(s, pid, status);
+	}
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0 || (pid < 0 && errno == EINTR))
+		if (pid > 0)
+			main_process_reaped(s, pid, status);
+}
+
+static void drain_sigchld(int sigfd)
+{
+	struct signalfd_siginfo si[8];
+
+	while (read(sigfd, si, sizeof(si)) > 0)
+		;
 }
 
 /*
@@ -80,7 +101,7 @@ int supervise(struct supervisor *s)
 		return -ENOMEM;
 	}
 	fds[0] = (struct pollfd){ .fd = s->listener, .events = POLLIN };
-	fds[1] = (struct pollfd){ .fd = s->child_pidfd, .events = POLLIN };
+	fds[1] = (struct pollfd){ .fd = s->sigchld_fd, .events = POLLIN };
 	for (;;) {
 		if (poll(fds, 2, -1) < 0) {
 			if (errno == EINTR)
@@ -89,9 +110,8 @@ int supervise(struct supervisor *s)
 			break;
 		}
 		if (fds[1].revents) {
-			reap_child(s, WNOHANG);
-			if (!s->child)
-				fds[1].fd = -1;	/* poll skips it from now on */
+			drain_sigchld(s->sigchld_fd);
+			reap_children(s, false);
 		}
 		if (fds[0].revents & POLLIN) {
 			ret = notif_recv(s->listener, &nb);
@@ -103,8 +123,12 @@ int supervise(struct supervisor *s)
 			continue;
 		}
 		if (fds[0].revents & (POLLHUP | POLLERR)) {
-			/* no task holds the filter: the main process is dead, reap it */
-			reap_child(s, 0);
+			/*
+			 * No task holds the filter: each let go of it early in
+			 * do_exit(), so the main process may not be a zombie
+			 * yet. Wait for it; reap whatever else has exited.
+			 */
+			reap_children(s, true);
 			break;
 		}
 	}

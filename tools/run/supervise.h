@@ -15,7 +15,7 @@ struct supervisor {
 	/* set by the caller */
 	int listener;
 	pid_t child;			/* the command's main process */
-	int child_pidfd;		/* readable once it has exited */
+	int sigchld_fd;			/* signalfd for SIGCHLD (blocked) */
 	const struct syscall_args *watched[FILTER_MAX_SYSCALLS];
 	int nwatched;
 	FILE *log;			/* NULL: --quiet */
@@ -30,7 +30,8 @@ struct supervisor {
 /*
  * Serves the listener until no process carries the filter any more (the
  * listener reports POLLHUP): every call is logged and continued. The
- * command's main process is reaped on the way. Returns 0 or -errno.
+ * command's main process and the orphans reparented to us (the caller is
+ * a child subreaper) are reaped on the way. Returns 0 or -errno.
  */
 int supervise(struct supervisor *s);
 
