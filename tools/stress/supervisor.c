@@ -129,13 +129,12 @@ static int answer_toctou(struct sup_thread *t, int fd, struct target_slot *targe
 	const struct seccomp_notif *req = t->buf.req;
 	char file[64], path[STRESS_PATH_LEN + 1], want[STRESS_PATH_LEN];
 	struct stress_mem *m = t->sup->m;
-	int memfd, ret;
+	int memfd;
 	ssize_t n;
 
 	snprintf(file, sizeof(file), "/proc/%u/mem", req->pid);
 	memfd = open(file, O_RDONLY | O_CLOEXEC);
-	t->slot->syscalls++;
-	t->slot->syscalls++;	/* the ID_VALID below */
+	t->slot->syscalls += 2;	/* open + ID_VALID */
 	if (notif_id_valid(fd, req->id))
 		return toctou_gone(t, target, memfd);
 	if (memfd < 0)
@@ -149,14 +148,12 @@ static int answer_toctou(struct sup_thread *t, int fd, struct target_slot *targe
 				   (unsigned long long)req->data.args[1], n < 0 ? strerror(errno) : "end of file");
 	close(memfd);
 	t->slot->syscalls++;
-	path[n] = 0;
-	path[strnlen(path, (size_t)n)] = 0;
+	path[n] = 0;	/* the string ends at its NUL or at STRESS_PATH_LEN */
 	stress_path(want, sizeof(want), idx, seq);
 	if (strcmp(path, want))
 		return stress_fail(m, "target %d request %lld: read '%s' from its memory, expected '%s'", idx,
 				   (long long)seq, path, want);
-	ret = reply(t, fd, target, stress_path_hash(path));
-	return ret;
+	return reply(t, fd, target, stress_path_hash(path));
 }
 
 /* --listener-death: leave with no reply half-counted; the kernel closes every listener. */

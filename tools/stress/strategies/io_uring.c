@@ -114,7 +114,9 @@ static int serve(struct sup_thread *t)
 		record_batch(t->slot, batch);
 	}
 	io_uring_queue_exit(&ring);
-	return ret < 0 ? (ret == -EPROTO ? ret : stress_fail(t->m, "io_uring: %s", strerror(-ret))) : 0;
+	if (ret < 0 && ret != -EPROTO)	/* -EPROTO: already reported through stress_fail */
+		return stress_fail(t->m, "io_uring: %s", strerror(-ret));
+	return ret < 0 ? ret : 0;
 }
 
 const struct strategy strategy_io_uring = { .id = STRAT_IO_URING, .serve = serve };
