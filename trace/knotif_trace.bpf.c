@@ -271,6 +271,52 @@ static __always_inline void finish(struct tstate *st, __u32 tid, struct task_str
 	st->flags = 0;
 }
 
+/*
+ * The state of target tid as a supervisor (current) takes its notification
+ * or stop: created when the supervisor is selected, so that a target that is
+ * not (another process, --pid of the supervisor) is still followed.
+ */
+static __always_inline struct tstate *target_state(__u32 tid)
+{
+	struct tstate *st = bpf_map_lookup_elem(&tstates, &tid), zero = {};
+
+	if (st)
+		return st;
+	if (have_filter && !task_passes(bpf_get_current_task_btf()))
+		return NULL;
+	if (bpf_map_update_elem(&tstates, &tid, &zero, BPF_NOEXIST))
+		__sync_fetch_and_add(&map_full, 1);
+	return bpf_map_lookup_elem(&tstates, &tid);
+}
+
+/*
+ * SENT (the supervisor has it). The queue stamp counts only when it is the
+ * same call's (nr_ok) and came first: a supervisor already running on
+ * another CPU takes a notification without being woken, and the target's
+ * sleep may come after this moment.
+ */
+static __always_inline void mark_sent(struct tstate *st, int kind, __u64 id, bool nr_ok, __u64 now)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+
+	count(kind, KT_SENT);
+	if (st->queued && st->queued <= now && nr_ok && !st->active) {
+		count(kind, KT_QUEUED);
+	} else {
+		st->queued = 0;	/* a stale or foreign stamp must not become a phase */
+		count(kind, KT_NO_QUEUE_STAMP);
+	}
+	st->kind = (__u8)kind;
+	st->id = id;
+	st->sent = now;
+	st->replied = 0;
+	st->flags = 0;
+	st->sup_tgid = pid_tgid >> 32;
+	st->sup_pid = (__u32)pid_tgid;
+	st->active = 1;
+	st->tracked = 1;
+}
+
 /* A supervisor's NOTIF_RECV returned 0: the notification is SENT. */
 static __always_inline void on_recv(unsigned long uptr, __u64 now)
 {
@@ -279,52 +325,28 @@ static __always_inline void on_recv(unsigned long uptr, __u64 now)
 		__u32 pid, flags;
 		__s32 nr;
 	} n;
-	struct task_struct *cur = bpf_get_current_task_btf();
-	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct tstate *st;
-	__u32 tid;
 
 	if (bpf_probe_read_user(&n, sizeof(n), (void *)uptr))
 		return;
-	tid = (__u32)pid_tgid;
 	st = bpf_map_lookup_elem(&tstates, &tid);
 	if (st)
 		st->supervisor = 1;	/* its sleeps and wake-ups are no queue moments */
-	tid = n.pid;	/* the listener's pid namespace: the tracer's own is assumed */
-	st = bpf_map_lookup_elem(&tstates, &tid);
-	if (!st) {
-		struct tstate zero = {};
-
-		if (have_filter && !task_passes(cur))
-			return;
-		if (bpf_map_update_elem(&tstates, &tid, &zero, BPF_NOEXIST))
-			__sync_fetch_and_add(&map_full, 1);
-		st = bpf_map_lookup_elem(&tstates, &tid);
-		if (!st)
-			return;
-	}
-	count(KT_UNOTIF, KT_SENT);
-	/*
-	 * A supervisor that was already running takes the notification without
-	 * being woken; the target's sleep may then come after this RECV (another
-	 * CPU): such a stamp is no queue moment.
-	 */
-	if (st->queued && st->queued <= now && st->nr == n.nr && !st->active) {
-		count(KT_UNOTIF, KT_QUEUED);
-	} else {
-		st->queued = 0;	/* a stale or foreign stamp must not become a phase */
-		count(KT_UNOTIF, KT_NO_QUEUE_STAMP);
-	}
-	st->kind = KT_UNOTIF;
+	/* the listener's pid namespace: the tracer's own is assumed */
+	st = target_state(n.pid);
+	if (!st)
+		return;
+	mark_sent(st, KT_UNOTIF, n.id, st->nr == n.nr, now);
 	st->nr = n.nr;
-	st->id = n.id;
-	st->sent = now;
-	st->replied = 0;
-	st->flags = 0;
-	st->sup_tgid = pid_tgid >> 32;
-	st->sup_pid = (__u32)pid_tgid;
-	st->active = 1;
-	st->tracked = 1;
+}
+
+/* REPLIED, now. */
+static __always_inline void mark_replied(struct tstate *st, int kind, __u8 flags)
+{
+	st->replied = bpf_ktime_get_ns();
+	st->flags |= flags;
+	count(kind, KT_REPLIED);
 }
 
 static __always_inline bool resumes(long req)
@@ -344,6 +366,8 @@ static __always_inline void on_wake_target(struct task_struct *cur, struct task_
 	__u32 tid = p->pid;
 	struct tstate *st = bpf_map_lookup_elem(&tstates, &tid);
 	struct pt_regs *regs;
+	unsigned int cmd;
+	__u64 arg[3];
 	long nr;
 
 	if (!st || !st->active || st->replied || !st->sent)
@@ -355,49 +379,28 @@ static __always_inline void on_wake_target(struct task_struct *cur, struct task_
 	if (st->kind == KT_PTRACE) {
 		if (nr == NR_ptrace && resumes((long)regs->di) &&
 		    (__u32)regs->si == tid) {
-			st->replied = bpf_ktime_get_ns();
-			count(KT_PTRACE, KT_REPLIED);
+			mark_replied(st, KT_PTRACE, 0);
 		}
 		return;
 	}
 	if (nr != NR_ioctl || !unotif_from_syscalls || cur->tgid != st->sup_tgid)
 		return;
-	switch ((unsigned int)regs->si) {
-	case NOTIF_SEND: {
-		struct {
-			__u64 id;
-			__s64 val;
-			__s32 error;
-			__u32 flags;
-		} resp;
-
-		if (bpf_probe_read_user(&resp, sizeof(resp), (void *)regs->dx) ||
-		    resp.id != st->id)
-			return;
-		st->replied = bpf_ktime_get_ns();
-		if (resp.flags & NOTIF_FLAG_CONTINUE)
-			st->flags |= KT_F_CONTINUE;
-		count(KT_UNOTIF, KT_REPLIED);
+	/*
+	 * struct seccomp_notif_resp {u64 id; s64 val; s32 error; u32 flags} and
+	 * struct seccomp_notif_addfd {u64 id; u32 flags; u32 srcfd, newfd,
+	 * newfd_flags} are both 24 bytes: one read serves either.
+	 */
+	cmd = (unsigned int)regs->si;
+	if ((cmd != NOTIF_SEND && cmd != NOTIF_ADDFD) ||
+	    bpf_probe_read_user(&arg, sizeof(arg), (void *)regs->dx) || arg[0] != st->id)
+		return;
+	if (cmd == NOTIF_SEND) {
+		mark_replied(st, KT_UNOTIF, (arg[2] >> 32) & NOTIF_FLAG_CONTINUE ? KT_F_CONTINUE : 0);
 		return;
 	}
-	case NOTIF_ADDFD: {
-		struct {
-			__u64 id;
-			__u32 flags;
-		} addfd;
-
-		if (bpf_probe_read_user(&addfd, sizeof(addfd), (void *)regs->dx) ||
-		    addfd.id != st->id)
-			return;
-		count(KT_UNOTIF, KT_ADDFD);
-		if (addfd.flags & ADDFD_FLAG_SEND) {
-			st->replied = bpf_ktime_get_ns();
-			st->flags |= KT_F_ADDFD;
-			count(KT_UNOTIF, KT_REPLIED);
-		}
-		return;
-	}
-	}
+	count(KT_UNOTIF, KT_ADDFD);
+	if ((__u32)arg[1] & ADDFD_FLAG_SEND)
+		mark_replied(st, KT_UNOTIF, KT_F_ADDFD);
 }
 
 SEC("tp_btf/sched_waking")
@@ -428,7 +431,6 @@ static __always_inline void on_reply_failed(void)
 static __always_inline void on_wait4_exit(struct pt_regs *regs, long child, __u64 now)
 {
 	int *ustatus = (int *)regs->si;
-	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)child;
 	struct tstate *st;
 	int status;
@@ -437,36 +439,15 @@ static __always_inline void on_wait4_exit(struct pt_regs *regs, long child, __u6
 		return;
 	if ((status & 0xff) != 0x7f)
 		return;		/* not a stop */
-	st = bpf_map_lookup_elem(&tstates, &tid);
 	if (status >> 8 != (SIGTRAP_ | (PTRACE_EVENT_SECCOMP_ << 8))) {
+		st = bpf_map_lookup_elem(&tstates, &tid);
 		if (st && !st->active)
 			st->queued = 0;	/* a signal or syscall stop: not ours */
 		return;
 	}
-	if (!st) {
-		struct tstate zero = {};
-
-		if (have_filter && !task_passes(bpf_get_current_task_btf()))
-			return;
-		bpf_map_update_elem(&tstates, &tid, &zero, BPF_NOEXIST);
-		st = bpf_map_lookup_elem(&tstates, &tid);
-		if (!st)
-			return;
-	}
-	count(KT_PTRACE, KT_SENT);
-	if (st->queued && st->queued <= now && !st->active)
-		count(KT_PTRACE, KT_QUEUED);
-	else
-		count(KT_PTRACE, KT_NO_QUEUE_STAMP), st->queued = 0;
-	st->kind = KT_PTRACE;
-	st->id = 0;
-	st->sent = now;
-	st->replied = 0;
-	st->flags = 0;
-	st->sup_tgid = pid_tgid >> 32;
-	st->sup_pid = (__u32)pid_tgid;
-	st->active = 1;
-	st->tracked = 1;
+	st = target_state(tid);
+	if (st)
+		mark_sent(st, KT_PTRACE, 0, true, now);
 }
 
 SEC("tp_btf/sys_exit")
@@ -532,18 +513,12 @@ int BPF_PROG(fentry_seccomp_filter, int this_syscall, bool recheck_after_trace)
 
 /* ---- source tracepoint: seccomp:seccomp_notif_* (kernel/patches/0001) ---- */
 
+/* pid's state; created (when current is selected) only where pid's notification begins */
 static __always_inline struct tstate *tp_state(pid_t pid, bool create_for_current)
 {
 	__u32 tid = (__u32)pid;
-	struct tstate *st = bpf_map_lookup_elem(&tstates, &tid), zero = {};
 
-	if (st || !create_for_current)
-		return st;
-	if (have_filter && !task_passes(bpf_get_current_task_btf()))
-		return NULL;
-	if (bpf_map_update_elem(&tstates, &tid, &zero, BPF_NOEXIST))
-		__sync_fetch_and_add(&map_full, 1);
-	return bpf_map_lookup_elem(&tstates, &tid);
+	return create_for_current ? target_state(tid) : bpf_map_lookup_elem(&tstates, &tid);
 }
 
 SEC("raw_tp/seccomp_notif_queued")
@@ -588,10 +563,7 @@ int BPF_PROG(tp_replied, __u64 filter, __u64 id, pid_t pid, int nr, int error, _
 
 	if (!st || st->id != id)
 		return 0;
-	st->replied = bpf_ktime_get_ns();
-	if (flags & NOTIF_FLAG_CONTINUE)
-		st->flags |= KT_F_CONTINUE;
-	count(KT_UNOTIF, KT_REPLIED);
+	mark_replied(st, KT_UNOTIF, flags & NOTIF_FLAG_CONTINUE ? KT_F_CONTINUE : 0);
 	return 0;
 }
 
@@ -605,9 +577,7 @@ int BPF_PROG(tp_addfd, __u64 filter, __u64 id, pid_t pid, int nr, int fd, __u32 
 	count(KT_UNOTIF, KT_ADDFD);
 	if ((flags & ADDFD_FLAG_SEND) && fd >= 0) {
 		/* the target marks itself REPLIED: there is no replied event for it */
-		st->replied = bpf_ktime_get_ns();
-		st->flags |= KT_F_ADDFD;
-		count(KT_UNOTIF, KT_REPLIED);
+		mark_replied(st, KT_UNOTIF, KT_F_ADDFD);
 	}
 	return 0;
 }

@@ -4,8 +4,8 @@
 import json
 import os
 
-from tracetest import (KNOTIF_TRACE, NOTIF_DRIVER, Checks, fail, need_root, read_events, run,
-                       tmpdir)
+from tracetest import (KNOTIF_TRACE, NOTIF_DRIVER, Checks, fail, need_root, phase_sum_error,
+                       read_events, run, tmpdir)
 
 REPLIED, INTERRUPTED, NO_LISTENER = 2000, 7, 5
 
@@ -45,11 +45,8 @@ with tmpdir() as d:
     for e in events:
         if e["outcome"] != "resumed":
             c.true(f"no phase for a {e['outcome']} notification", e["round_trip_ns"] == "")
-            continue
-        q, th, w, rt = (int(e[k]) for k in ("queue_wait_ns", "think_ns", "wake_to_resume_ns",
-                                             "round_trip_ns"))
-        if q + th + w != rt:
-            c.errors.append(f"id {e['id']}: phases {q}+{th}+{w} != round trip {rt}")
+        elif phase_sum_error(e):
+            c.errors.append(phase_sum_error(e))
             break
     c.eq("interrupted ids are not replied", sum(1 for e in events if e["outcome"] == "interrupted"
                                                  and e["replied_ns"]), 0)

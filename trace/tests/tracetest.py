@@ -70,6 +70,22 @@ def by_target(events):
     return [groups[p] for p in order]
 
 
+def phases(e):
+    """(queue_wait, think, wake_to_resume, round_trip) of a stream record; None when unknown."""
+    keys = ("queue_wait_ns", "think_ns", "wake_to_resume_ns", "round_trip_ns")
+    if any(e[k] == "" for k in keys):
+        return None
+    return tuple(int(e[k]) for k in keys)
+
+
+def phase_sum_error(e):
+    """Why a record's phases do not add up to its round trip, or None."""
+    p = phases(e)
+    if p and p[0] + p[1] + p[2] != p[3]:
+        return f"id {e['id']}: phases {p[0]}+{p[1]}+{p[2]} != round trip {p[3]}"
+    return None
+
+
 def bpftrace_maps(path):
     """The maps a `bpftrace -f json` run printed at its end: {"@name": value}."""
     maps = {}
