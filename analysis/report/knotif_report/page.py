@@ -181,14 +181,18 @@ def workloads_section(workloads):
         base = g.results[0]
         calls = g.results[0].get("intercepted") or {}
         ncalls = sum(v for v in calls.values() if isinstance(v, (int, float)))
-        rows = ["<tr><th>method</th><th>mean ± σ ms</th><th>min … max ms</th><th>ratio</th><th>per call µs</th></tr>"]
+        rows = ["<tr><th>method</th><th>mean ± σ ms</th><th>median ms</th><th>min … max ms</th><th>ratio</th>"
+                "<th>median ratio</th><th>per call µs</th></tr>"]
         for r in g.results:
             q = r["mean"] / base["mean"]
             s = q * math.hypot(r["stddev"] / r["mean"], base["stddev"] / base["mean"])
             per = "%.2f" % ((r["mean"] - base["mean"]) / ncalls * 1e6) if ncalls and r is not base else "–"
-            rows.append("<tr><td>%s</td><td>%.1f ± %.1f</td><td>%.1f … %.1f</td><td>%.2f ± %.2f</td><td>%s</td></tr>" % (
-                esc(r["method"]), r["mean"] * 1e3, r["stddev"] * 1e3, r.get("min", float("nan")) * 1e3,
-                r.get("max", float("nan")) * 1e3, q, s, per))
+            med = r.get("median", float("nan"))
+            rows.append("<tr><td>%s</td><td>%.1f ± %.1f</td><td>%.1f</td><td>%.1f … %.1f</td><td>%.2f ± %.2f</td>"
+                        "<td>%.2f</td><td>%s</td></tr>" % (
+                            esc(r["method"]), r["mean"] * 1e3, r["stddev"] * 1e3, med * 1e3,
+                            r.get("min", float("nan")) * 1e3, r.get("max", float("nan")) * 1e3, q, s,
+                            med / base.get("median", float("nan")), per))
         desc = (ctx.get("workloads") or {}).get(g.results[0].get("workload"), "")
         cap = "%s%s The first row is the baseline; ratio σ propagated as hyperfine does." % (
             esc(desc) + ". " if desc else "",
