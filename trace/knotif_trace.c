@@ -182,13 +182,10 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+/* libbpf's messages only with -v: our own say what failed, in one line */
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list args)
 {
-	if (level == LIBBPF_DEBUG && !opt.verbose)
-		return 0;
-	if (!opt.verbose)
-		return 0;
-	return vfprintf(stderr, fmt, args);
+	return opt.verbose ? vfprintf(stderr, fmt, args) : 0;
 }
 
 static volatile sig_atomic_t stop;
@@ -370,8 +367,8 @@ int main(int argc, char **argv)
 	int err = 0, source, status;
 
 	knotif_prog = "knotif-trace";
-	opterr = 0;
-	err = argp_parse(&argp, argc, argv, ARGP_NO_EXIT & 0, NULL, NULL);
+	argp_err_exit_status = EXIT_USAGE;	/* argp's own usage errors exit 2 too */
+	err = argp_parse(&argp, argc, argv, 0, NULL, NULL);
 	if (err)
 		usage_error("bad arguments (see --help)");
 	libbpf_set_print(libbpf_print);

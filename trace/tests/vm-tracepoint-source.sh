@@ -19,7 +19,7 @@ kernel=${BZIMAGE:-$(ls -t "$cache"/kernel/*/patched-*/obj/arch/x86/boot/bzImage 
 accel=${ACCEL:-tcg}	# kvm: nested -cpu max aborts on this host; tcg takes ~15 s
 
 # static binaries for the initramfs, in a build tree of their own
-bdir=${TRACE_STATIC_BUILD:-$cache/trace-static}
+bdir=${TRACE_STATIC_BUILD:?}	# inside this checkout's build tree
 cmake -S "$src" -B "$bdir" -DKNOTIF_STATIC=ON >"$bdir.log" 2>&1 &&
 	cmake --build "$bdir" -j2 --target knotif-trace notif-driver >>"$bdir.log" 2>&1 ||
 	fail "static build failed, see $bdir.log"
