@@ -10,4 +10,7 @@ stress --listener-death --targets=10 --requests=1000 --strategy=blocking,epoll,i
 	"r['issued'] == r['replied'] + r['enosys']" \
 	"r['sent'] == r['replied']" \
 	"r['received'] == r['sent'] + r['abandoned'] and r['abandoned'] <= 10"
+stress --listener-death --target-kind=threads --targets=10 --requests=1000 --strategy=epoll --topology=shared,per-target -- \
+	"1 <= r['enosys'] <= 10" \
+	"r['issued'] == r['replied'] + r['enosys'] and r['sent'] == r['replied']"
 echo "ok: every target saw ENOSYS once and left"

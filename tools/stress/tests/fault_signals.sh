@@ -10,4 +10,8 @@ stress --signals --targets=20 --requests=1000 --strategy=blocking,epoll --topolo
 	"r['received'] == r['sent'] + r['send_enoent']" \
 	"0 <= r['lost_after_send'] == r['sent'] - r['replied'] <= r['eintr']" \
 	"r['killed'] == r['enosys'] == 0"
+# thread targets: signalled with tgkill, same books
+stress --signals --target-kind=threads --targets=10 --requests=1000 --strategy=epoll --topology=shared,per-target -- \
+	"r['replied'] == 10000 and r['eintr'] > 0" \
+	"r['issued'] == r['replied'] + r['eintr']"
 echo "ok: interrupted requests were reissued and answered"
