@@ -152,10 +152,8 @@ static __always_inline struct tstate *tstate_of(__u32 tid, struct task_struct *t
  * that has not reached its dispatch yet (x86 keeps ax = -ENOSYS until then;
  * a page fault or a finished syscall does not, so they never stamp).
  */
-static __always_inline void stamp_queue(struct task_struct *task)
+static __always_inline void stamp_queue(struct task_struct *task, struct tstate *st)
 {
-	__u32 tid = task->pid;
-	struct tstate *st = tstate_of(tid, task, true);
 	struct pt_regs *regs;
 
 	if (!st || st->queued || st->active || st->supervisor)
@@ -172,7 +170,7 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 	     unsigned int prev_state)
 {
 	if (prev_state & TASK_SLEEPING)
-		stamp_queue(prev);
+		stamp_queue(prev, tstate_of(prev->pid, prev, true));
 	return 0;
 }
 
@@ -226,7 +224,8 @@ static __always_inline void emit(struct tstate *st, __u32 tid, struct task_struc
 	e->outcome = (__u8)outcome;
 	e->flags = st->flags;
 	e->pad = 0;
-	BPF_CORE_READ_STR_INTO(&e->comm, task, comm);
+	for (int i = 0; i < KT_COMM_LEN; i++)
+		e->comm[i] = task->comm[i];	/* direct BTF reads: no helper call */
 	bpf_ringbuf_submit(e, bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= WAKE_AT ?
 			   BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
 }
@@ -317,6 +316,23 @@ static __always_inline void mark_sent(struct tstate *st, int kind, __u64 id, boo
 	st->tracked = 1;
 }
 
+/*
+ * Current takes notifications (or ptrace stops) of a target we follow: its
+ * wake-ups are replies from now on, and its sleeps and wake-ups are never
+ * queue moments (a supervisor that is itself a notified target loses its
+ * own queue stamps: counted as no_queue_stamp).
+ */
+static __always_inline void mark_supervisor(void)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct tstate *st = bpf_map_lookup_elem(&tstates, &tid), zero = { .supervisor = 1 };
+
+	if (st)
+		st->supervisor = 1;
+	else if (bpf_map_update_elem(&tstates, &tid, &zero, BPF_NOEXIST))
+		__sync_fetch_and_add(&map_full, 1);
+}
+
 /* A supervisor's NOTIF_RECV returned 0: the notification is SENT. */
 static __always_inline void on_recv(unsigned long uptr, __u64 now)
 {
@@ -325,14 +341,11 @@ static __always_inline void on_recv(unsigned long uptr, __u64 now)
 		__u32 pid, flags;
 		__s32 nr;
 	} n;
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct tstate *st;
 
 	if (bpf_probe_read_user(&n, sizeof(n), (void *)uptr))
 		return;
-	st = bpf_map_lookup_elem(&tstates, &tid);
-	if (st)
-		st->supervisor = 1;	/* its sleeps and wake-ups are no queue moments */
+	mark_supervisor();
 	/* the listener's pid namespace: the tracer's own is assumed */
 	st = target_state(n.pid);
 	if (!st)
@@ -407,9 +420,13 @@ SEC("tp_btf/sched_waking")
 int BPF_PROG(on_waking, struct task_struct *p)
 {
 	struct task_struct *cur = bpf_get_current_task_btf();
+	struct tstate *st = tstate_of(cur->pid, cur, true);
 
-	stamp_queue(cur);
-	on_wake_target(cur, p);
+	/* a supervisor wakes its target to reply; a target wakes its supervisor */
+	if (st && st->supervisor)
+		on_wake_target(cur, p);
+	else
+		stamp_queue(cur, st);
 	return 0;
 }
 
@@ -446,8 +463,10 @@ static __always_inline void on_wait4_exit(struct pt_regs *regs, long child, __u6
 		return;
 	}
 	st = target_state(tid);
-	if (st)
-		mark_sent(st, KT_PTRACE, 0, true, now);
+	if (!st)
+		return;
+	mark_sent(st, KT_PTRACE, 0, true, now);
+	mark_supervisor();
 }
 
 SEC("tp_btf/sys_exit")

@@ -46,6 +46,7 @@ static struct options {
 	enum event_format format;
 	const char *summary;
 	bool quiet, verbose;
+	bool no_ptrace;			/* --kinds=unotif */
 	int ready_fd;
 	char **command;
 } opt = { .source = CHOOSE_AUTO, .ready_fd = -1 };
@@ -101,6 +102,8 @@ static const struct argp_option options[] = {
 	{ "format", 'f', "FMT", 0, "Format of --events: csv (default) or json (one object a line)", 0 },
 	{ "summary", 'j', "FILE", 0, "Transitions and phase statistics as JSON to FILE", 0 },
 	{ "quiet", 'q', NULL, 0, "No histograms in the summary on exit", 0 },
+	{ "kinds", 'k', "LIST", 0, "unotif,ptrace (default) or unotif: with the tracepoint source, "
+	  "unotif alone loads no syscall or scheduler probe (far cheaper)", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf's own messages", 0 },
 	{ "ready-fd", OPT_READY_FD, "FD", 0, "Write \"ready\" to FD once attached, then close it", 0 },
 	{ 0 },
@@ -168,6 +171,12 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case 'v':
 		opt.verbose = true;
+		break;
+	case 'k':
+		if (!strcmp(arg, "unotif"))
+			opt.no_ptrace = true;
+		else if (strcmp(arg, "unotif,ptrace") && strcmp(arg, "ptrace,unotif"))
+			usage_error("invalid value for --kinds: '%s' (expected unotif,ptrace or unotif)", arg);
 		break;
 	case OPT_READY_FD:
 		opt.ready_fd = (int)parse_long("--ready-fd", arg, 0, INT_MAX);
@@ -277,6 +286,16 @@ static void set_autoload(struct knotif_trace_bpf *skel, int source)
 		bpf_program__set_autoload(tp[i], source == KT_SRC_TRACEPOINT);
 	bpf_program__set_autoload(skel->progs.fentry_seccomp_filter, source == KT_SRC_FENTRY);
 	skel->rodata->unotif_from_syscalls = source != KT_SRC_TRACEPOINT;
+	/*
+	 * The seccomp events need no other probe; the syscall and scheduler
+	 * ones (a raw_syscalls:sys_exit attachment costs every syscall of the
+	 * machine) then serve only ptrace.
+	 */
+	if (source == KT_SRC_TRACEPOINT && opt.no_ptrace) {
+		bpf_program__set_autoload(skel->progs.on_sys_exit, false);
+		bpf_program__set_autoload(skel->progs.on_switch, false);
+		bpf_program__set_autoload(skel->progs.on_waking, false);
+	}
 }
 
 static int handle_event(void *ctx, void *data, size_t len)

@@ -16,6 +16,7 @@ expect 2 "invalid value for --source" "$kt" --source=kprobe
 expect 2 "invalid value for --format" "$kt" --format=xml
 expect 2 "invalid value for --duration" "$kt" -d -1
 expect 2 "unrecognized option" "$kt" --no-such-flag
+expect 2 "invalid value for --kinds" "$kt" --kinds=ptrace
 [ "$(id -u)" = 0 ] || { echo "SKIP: the rest needs root (loading BPF programs)"; exit 77; }
 
 if [ -d /sys/kernel/tracing/events/seccomp ]; then

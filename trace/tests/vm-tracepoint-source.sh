@@ -4,7 +4,7 @@
 # Makefile.kernel) under QEMU with static knotif-trace and notif-driver, and
 # check that knotif-trace picks the seccomp tracepoints by itself and counts
 # every transition of the driver's notifications exactly; then the same with
-# --source=sched on that kernel.
+# --source=sched, and with the seccomp tracepoints alone (--kinds=unotif).
 # Skips (77) without QEMU or a patched bzImage. BZIMAGE= picks the kernel.
 set -u
 src=${TRACE_SRC:?}/..
@@ -41,8 +41,8 @@ import json, re, sys
 log = open(sys.argv[1], errors="replace").read().replace("\r", "")
 want = json.loads(re.search(r'^\{"queued".*\}$', log, re.M).group(0))
 errors = []
-for marker, source in (("SUMMARY", "tracepoint"), ("SCHED", "sched")):
-    status = re.search(rf"KNOTIF-{'TRACE' if marker == 'SUMMARY' else 'SCHED'}-STATUS (\d+)", log)
+for marker, source in (("SUMMARY", "tracepoint"), ("SCHED", "sched"), ("UNOTIF", "tracepoint")):
+    status = re.search(rf"KNOTIF-{'TRACE' if marker == 'SUMMARY' else marker}-STATUS (\d+)", log)
     if not status or status.group(1) != "0":
         errors.append(f"{source}: knotif-trace failed in the guest")
         continue
