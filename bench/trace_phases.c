@@ -27,6 +27,15 @@ struct trace_phases {
 	json_t *context;		/* source, unsupported sources: from the last summary */
 };
 
+/* die() exits: the summaries' directory must not outlive us either way */
+static char summary_dir[64], summary_path[PATH_MAX + 16];
+
+static void remove_summaries(void)
+{
+	unlink(summary_path);
+	rmdir(summary_dir);
+}
+
 struct trace_phases *trace_phases_new(void)
 {
 	struct trace_phases *t = calloc(1, sizeof(*t));
@@ -48,6 +57,9 @@ struct trace_phases *trace_phases_new(void)
 	if (!mkdtemp(t->dir))
 		die("--trace: mkdtemp: %s", strerror(errno));
 	snprintf(t->summary, sizeof(t->summary), "%s/summary.json", t->dir);
+	strcpy(summary_dir, t->dir);
+	strcpy(summary_path, t->summary);
+	atexit(remove_summaries);
 	t->by_benchmark = json_object();
 	return t;
 }
@@ -211,7 +223,6 @@ void trace_phases_free(struct trace_phases *t)
 		kill(t->pid, SIGKILL);
 		waitpid(t->pid, NULL, 0);
 	}
-	rmdir(t->dir);
 	json_decref(t->by_benchmark);
 	json_decref(t->context);
 	free(t);
