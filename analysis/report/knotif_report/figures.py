@@ -182,11 +182,11 @@ def floor_bars(placement, runs, floor, palette):
     return to_svg(fig, "floor-%s" % slug(placement), title)
 
 
-def stress_curves(kind, series, y_axes):
+def stress_curves(kind, facet, series, y_axes):
     """One panel per quantity, one line per run configuration, against the
     scale (targets, or pending notifications M)."""
-    fig, axes = plt.subplots(1, len(y_axes), figsize=(4.0 * len(y_axes), 3.6), squeeze=False)
-    cmap = plt.get_cmap("tab10")
+    fig, axes = plt.subplots(1, len(y_axes), figsize=(3.6 * len(y_axes), 3.2), squeeze=False)
+    cmap = plt.get_cmap("tab10" if len(series) <= 10 else "tab20")
     xlabel = "targets" if kind == "stress" else "pending notifications M"
     for ax, (yk, label) in zip(axes[0], y_axes):
         for i, s in enumerate(series):
@@ -195,22 +195,28 @@ def stress_curves(kind, series, y_axes):
                 continue
             xs, vs = zip(*pts)
             vs = np.asarray(vs) / (1.0 if yk == "items_per_second" else 1000.0)
-            (line,) = ax.plot(xs, vs, marker="o", ms=3, color=cmap(i % 10), label=s.name)
-            line.set_gid("%s-%s-%s" % (kind, slug(yk), slug(s.name)))
+            (line,) = ax.plot(xs, vs, marker="o", ms=3, color=cmap(i % cmap.N), label=s.label)
+            line.set_gid("%s-%s-%s-%s" % (kind, slug(facet), slug(yk), slug(s.label)))
         xs_all = [x for s in series for x, _ in s.points]
         if xs_all and max(xs_all) / max(min(xs_all), 1) >= 10:
             ax.set_xscale("log")
             plain_log(ax.xaxis)
+        if yk != "items_per_second" and any(ys.get(yk, 1) > 0 for s in series for _, ys in s.points):
+            lo = min((ys[yk] for s in series for _, ys in s.points if ys.get(yk, 0) > 0), default=1)
+            hi = max((ys[yk] for s in series for _, ys in s.points if yk in ys), default=1)
+            if hi / lo > 30:
+                ax.set_yscale("log")  # latencies over decades of load
+                plain_log(ax.yaxis)
         ax.set_xlabel(xlabel)
         ax.set_ylabel(label)
-        ax.set_ylim(bottom=0)
     handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, labels, fontsize=7, loc="lower center", ncol=2, bbox_to_anchor=(0.5, -0.02 - 0.035 * len(labels) / 2))
-    title = ("Stress scaling: one supervisor, N targets" if kind == "stress" else
-             "Pending notifications: cost of SEND / ID_VALID with M notifications queued")
+    fig.legend(handles, labels, fontsize=7, loc="upper center", ncol=min(len(labels), 3),
+               bbox_to_anchor=(0.5, 0.0))
+    title = ("Stress scaling, %s: one supervisor, N targets" % facet if kind == "stress" else
+             "Pending notifications, %s: SEND / ID_VALID with M queued" % facet)
     fig.suptitle(title)
     fig.tight_layout()
-    return to_svg(fig, "%s-scaling" % kind, title)
+    return to_svg(fig, "%s-%s" % (kind, slug(facet)), title)
 
 
 PHASE_ORDER = ("queue_wait", "think", "wake_to_resume")

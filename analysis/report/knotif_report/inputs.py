@@ -217,34 +217,60 @@ STRESS_Y = {
 @dataclass
 class Series:
     kind: str        # "stress" (x = targets) or "pending" (x = M pending notifications)
-    name: str        # the run name without its scale
+    facet: str       # the figure it belongs to: "placement same, topology shared"
+    label: str       # the line: what is left of the run name (strategy, threads, wake-up, ...)
     points: list     # (x, {counter: value})
+
+
+def _stress_rows(path, doc):
+    """run name -> counters: the _median aggregate when there are repetitions."""
+    rows, medians = {}, {}
+    for row in doc.get("benchmarks", []):
+        if not isinstance(row, dict) or row.get("error_occurred") or not isinstance(row.get("name"), str):
+            continue
+        run = row.get("run_name") if isinstance(row.get("run_name"), str) else row["name"]
+        if row.get("run_type") == "aggregate":
+            if row.get("aggregate_name") == "median":
+                medians[run] = row
+        else:
+            rows.setdefault(run, []).append(row)
+    out = {}
+    for run, reps in rows.items():
+        if run in medians:
+            out[run] = medians[run]
+        else:  # one repetition, or no aggregates: the median of each counter
+            keys = {k for r in reps for k, v in r.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+            out[run] = {k: float(np.median([r[k] for r in reps if isinstance(r.get(k), (int, float))])) for k in keys}
+    return out
 
 
 def load_stress(paths):
     """knotif-stress JSON files (GB rows named .../targets:N/... or
-    pending/M:N/...): one curve per run name with the scale taken out.
-    Returns (series, note)."""
+    pending/M:N/...): one curve per run name with the scale taken out, one
+    figure per placement and topology. Returns (series, note)."""
     series, seen_rows = {}, 0
     for path in paths:
         doc = read_json(path, "knotif-stress --benchmark_out JSON")
-        rows = doc.get("benchmarks") if isinstance(doc, dict) else None
-        if not isinstance(rows, list):
+        if not isinstance(doc, dict) or not isinstance(doc.get("benchmarks"), list):
             continue
-        for row in rows:
-            if not isinstance(row, dict) or row.get("error_occurred") or not isinstance(row.get("name"), str):
-                continue
+        stem = re.sub(r"\.json$", "", path.rsplit("/", 1)[-1])
+        for run, counters in _stress_rows(path, doc).items():
             seen_rows += 1
-            m = SCALE_RE.search(row["name"])
+            m = SCALE_RE.search(run)
             if not m:
                 continue
             kind = "pending" if m["key"] == "M" else "stress"
-            ys = {k: float(row[k]) for k, _ in STRESS_Y[kind]
-                  if isinstance(row.get(k), (int, float)) and not isinstance(row.get(k), bool)}
+            ys = {k: float(counters[k]) for k, _ in STRESS_Y[kind] if isinstance(counters.get(k), (int, float))}
             if not ys:
                 continue
-            name = (row["name"][:m.start()] + row["name"][m.end():]).replace("//", "/")
-            s = series.setdefault((kind, name), Series(kind, name, []))
+            parts = [p for p in (run[:m.start()] + run[m.end():]).split("/") if p and p != kind]
+            placement = next((p.split(":", 1)[1] for p in parts if p.startswith("placement:")), "?")
+            topology = next((p for p in parts if p in ("shared", "per-target")), None)
+            facet = "placement %s" % placement + (", topology %s" % topology if topology else "")
+            label = "/".join(p for p in parts if not p.startswith("placement:") and p != topology) or kind
+            if len(paths) > 1:
+                label = "%s: %s" % (stem, label)
+            s = series.setdefault((kind, facet, label), Series(kind, facet, label, []))
             s.points.append((int(m["n"]), ys))
     out = list(series.values())
     for s in out:
@@ -252,5 +278,5 @@ def load_stress(paths):
     note = None
     if not out:
         note = "%s: %s" % (", ".join(paths), "no knotif-stress rows named .../targets:N/... or pending/M:N/..."
-                           if seen_rows or not paths else "no 'benchmarks' rows")
+                           if seen_rows else "no 'benchmarks' rows")
     return out, note

@@ -148,14 +148,15 @@ def tolerant_section(section, loaded, flag, origin, draw):
 def stress_figures(series):
     out = []
     for kind, y_axes in inputs.STRESS_Y.items():
-        ss = [s for s in series if s.kind == kind]
-        if not ss:
-            continue
-        cap = ("Each line is one strategy, topology and wake-up mode; every target loops on a trapped call "
-               "and one supervisor serves them all." if kind == "stress" else
-               "M notifications held pending on one filter while a probe's reply is timed: a list walk per "
-               "SEND and ID_VALID shows as a slope.")
-        out.append(figure(figures.stress_curves(kind, ss, y_axes), cap))
+        facets = list(dict.fromkeys(s.facet for s in series if s.kind == kind))
+        for facet in facets:
+            ss = [s for s in series if s.kind == kind and s.facet == facet]
+            cap = ("Each line is one strategy (and supervisor threads, wake-up mode, reply); every target loops "
+                   "on a trapped call and one supervisor serves them all. Medians over repetitions."
+                   if kind == "stress" else
+                   "M notifications held pending on one filter while a probe's reply is timed: a list walk "
+                   "per SEND and ID_VALID shows as a slope. Medians over repetitions.")
+            out.append(figure(figures.stress_curves(kind, facet, ss, y_axes), cap))
     return "".join(out)
 
 

@@ -184,10 +184,12 @@ def main():
             check("workload-hyperfine" in svgs, "no workload figure")
             check("workload-hyperfine-true" in groups, "no workload bar for 'true'")
             if STRESS:
-                curve = "stress-p50-stress-epoll-shared-threads-1-async-emulate-placement-same"
-                check("stress-scaling" in svgs and curve in groups, "no stress curve %s" % curve)
-                check("pending-scaling" in svgs and "pending-id-valid-p50-pending-async-placement-same" in groups,
-                      "no pending-notification curve")
+                stress_lines = [g for g in groups if g.startswith("stress-placement-same-topology-shared-p50-")]
+                check("stress-placement-same-topology-shared" in svgs and
+                      any("epoll" in g for g in stress_lines), "no epoll stress curve: %s" % stress_lines)
+                pending_lines = [g for g in groups if g.startswith("pending-placement-same-id-valid-p50-")]
+                check("pending-placement-same" in svgs and any("async" in g for g in pending_lines),
+                      "no pending-notification curve: %s" % pending_lines)
             if traced:
                 check("trace-phases" in svgs and "trace-unotif-queue-wait" in groups, "no trace phase stack")
             for s in ["histograms", "workloads"] + (["stress"] if STRESS else []) + (["trace"] if traced else []):
