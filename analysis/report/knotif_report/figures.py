@@ -125,7 +125,7 @@ def latency_ccdf(placement, runs, samples, palette):
     src = "raw samples" if samples is not None else "min/p50/p90/p99/p99.9/max from the JSON (joined by lines)"
     title = "Latency CCDF, placement %s — %s" % (placement, src)
     ax.set_title(title)
-    ax.legend(fontsize=7, loc="lower left", ncol=2 if len(runs) > 8 else 1, framealpha=0.8)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)  # beside: never over a tail
     return to_svg(fig, "ccdf-%s" % slug(placement), title)
 
 
