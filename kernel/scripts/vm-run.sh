@@ -55,7 +55,7 @@ t0=$(date +%s)
 set +e
 timeout --foreground -k 10 "$VM_TIMEOUT" "$QEMU" "${qargs[@]}" </dev/null 2>&1 |
 	tr -d '\r' | tee "$out/console.log" |
-	grep --line-buffered -E '^(TAP version|1\.\.|ok |not ok |#[[:space:]]*(unsupported|SKIP|FAIL|PASSED|FAILED|Totals|KNOTIF-RC)|# dmesg:|KNOTIF-(BEGIN|END)|Kernel panic|unsupported:)'
+	grep --line-buffered -E '^(TAP version|1\.\.|ok |not ok |#[[:space:]]*(unsupported|SKIP|FAIL|PASSED|FAILED|Totals|KNOTIF-RC|kernel:)|# dmesg:|KNOTIF-(BEGIN|END)|Kernel panic|unsupported:)'
 qrc=${PIPESTATUS[0]}
 set -e
 secs=$(( $(date +%s) - t0 ))
