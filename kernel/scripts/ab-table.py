@@ -70,6 +70,7 @@ def main():
     ap.add_argument("--series", required=True)
     ap.add_argument("--out-md", required=True)
     ap.add_argument("--out-json", required=True)
+    ap.add_argument("--patched-config", help="the patched kernel's extra config fragment")
     a = ap.parse_args()
 
     ms, mp = load_meta(a.stock), load_meta(a.patched)
@@ -83,8 +84,10 @@ def main():
     out.append("<!-- SPDX-License-Identifier: GPL-2.0 -->")
     out.append("# Stock vs patched: seccomp user-notification round trip under QEMU -icount")
     out.append("")
-    out.append("Produced by `make -f Makefile.kernel vm-bench` "
-               f"on {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}; "
+    dates = sorted(d.get("context", {}).get("date", "") for d in list(ds.values()) + list(dp.values()))
+    when = dates[0] if dates and dates[0] else \
+        datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S+00:00")
+    out.append(f"Produced by `make -f Makefile.kernel vm-bench` (guest runs from {when}); "
                "do not edit by hand.")
     out.append("")
     out.append("Guest time counts instructions (`-icount shift=0,sleep=off`, 1 ns = 1 "
@@ -100,8 +103,13 @@ def main():
     for p in mp["patches"]:
         out.append(f"  - `{p}`")
     out.append(f"- {mp.get('qemu', '?')}: `{mp.get('qemu_args', '?')}`")
-    out.append("- patched kernel: tracepoints compiled in and disabled; "
-               "CONFIG_SECCOMP_USER_NOTIF_RW=y")
+    opts = []
+    if a.patched_config and os.path.exists(a.patched_config):
+        with open(a.patched_config) as f:
+            opts = [l.strip() for l in f if l.startswith("CONFIG_")]
+    out.append("- both kernels: `kernel/configs/base.config` on tinyconfig; patched adds "
+               + (", ".join(f"`{o}`" for o in opts) if opts else "nothing")
+               + "; no tracepoint is enabled in the guest during the runs")
     out.append("")
     out.append("| benchmark | stock p50 ns | patched p50 ns | p50 change "
                "| stock mean ns (cv) | patched mean ns (cv) | mean change |")
