@@ -176,20 +176,11 @@ static void parse_args(struct options *o, int argc, char **argv)
 		case OPT_TRACE:
 			o->trace = true;
 			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			exit(0);
-		case 'V':
-			printf("knotif-bench %s (%s)\n", KNOTIF_VERSION, KNOTIF_GIT_SHA);
-			exit(0);
-		case ':':
-			usage_error("option '%s' needs a value (see --help)", argv[optind - 1]);
 		default:
-			usage_error("unknown option '%s' (see --help)", argv[optind - 1]);
+			cli_other_option(c, usage_text, argv);
 		}
 	}
-	if (optind < argc)
-		usage_error("unexpected argument '%s' (see --help)", argv[optind]);
+	cli_no_operands(argc, argv);
 	if (o->filter) {
 		const char *re = o->filter;
 		int err;

@@ -2,10 +2,13 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "knotif_git_sha.h"
 
 int64_t cli_int(const char *flag, const char *s, int64_t lo, int64_t hi)
 {
@@ -52,4 +55,26 @@ bool cli_bool(const char *flag, const char *s)
 	if (!strcmp(s, "false") || !strcmp(s, "0"))
 		return false;
 	usage_error("invalid value for %s: '%s' (expected true or false)", flag, s);
+}
+
+void cli_other_option(int c, const char *usage_text, char *const argv[])
+{
+	switch (c) {
+	case 'h':
+		fputs(usage_text, stdout);
+		exit(0);
+	case 'V':
+		printf("%s %s (%s)\n", program_invocation_short_name, KNOTIF_VERSION, KNOTIF_GIT_SHA);
+		exit(0);
+	case ':':
+		usage_error("option '%s' needs a value (see --help)", argv[optind - 1]);
+	default:
+		usage_error("unknown option '%s' (see --help)", argv[optind - 1]);
+	}
+}
+
+void cli_no_operands(int argc, char *const argv[])
+{
+	if (optind < argc)
+		usage_error("unexpected argument '%s' (see --help)", argv[optind]);
 }

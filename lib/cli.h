@@ -20,4 +20,13 @@ enum out_format cli_format(const char *flag, const char *s);
 /* absent (a bare flag), true, 1, false, 0 */
 bool cli_bool(const char *flag, const char *s);
 
+/*
+ * The default: branch of every getopt_long loop (optstring starts with ':'
+ * and opterr is 0): -h prints usage_text and -V the version and git sha,
+ * both exiting 0; a missing value or an unknown option is a usage error.
+ */
+_Noreturn void cli_other_option(int c, const char *usage_text, char *const argv[]);
+/* After the options: a usage error if any operand is left. */
+void cli_no_operands(int argc, char *const argv[]);
+
 #endif

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "knotif_git_sha.h"
 #include "sysinfo.h"
 
 json_t *gb_context(int argc, char **argv)

@@ -28,6 +28,7 @@
 
 #include "check.h"
 #include "clock.h"
+#include "knotif_git_sha.h"
 #include "knotif_trace.h"
 #include "knotif_trace.skel.h"
 #include "trace_report.h"

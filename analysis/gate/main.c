@@ -46,6 +46,7 @@ static const char usage_text[] =
 "                      extended regex RE, but never gate them\n"
 "  --format=FMT        console (default) or json\n"
 "  -h, --help          this text\n"
+"  -V, --version       version and git sha\n"
 "\n"
 "The ping-pong floor rows (pingpong/*) are 1.0 by construction in floor_ratio:\n"
 "by default they are gated on their p50 when both files come from the same\n"
@@ -98,6 +99,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 		{ "confirm", required_argument, NULL, OPT_CONFIRM },
 		{ "report-only", required_argument, NULL, OPT_REPORT_ONLY },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -107,7 +109,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 			  .confirm = GB_FIGURE_COUNT },
 	};
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_METRIC:
 			if (gb_figure_parse(optarg, &o->gate.metric))
@@ -152,13 +154,8 @@ static void parse_args(struct options *o, int argc, char **argv)
 			else
 				usage_error("invalid value for --floor: '%s' (expected auto, gate or report)", optarg);
 			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			exit(0);
-		case ':':
-			usage_error("option '%s' needs a value (see --help)", argv[optind - 1]);
 		default:
-			usage_error("unknown option '%s' (see --help)", argv[optind - 1]);
+			cli_other_option(c, usage_text, argv);
 		}
 	}
 	if (argc - optind != 2)

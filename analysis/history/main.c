@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "check.h"
+#include "cli.h"
 #include "db.h"
 #include "gbread.h"
 #include "pool.h"
@@ -42,6 +43,7 @@ static const char usage_text[] =
 "                   pooled), id:N (run #N) or NAME (a named run)\n"
 "  -o, --output F   (baseline) write to F instead of stdout\n"
 "  -h, --help       this text\n"
+"  -V, --version    version and git sha\n"
 "\n"
 "Exit status: 0 done, 2 bad usage or unusable input (unreadable history,\n"
 "malformed result file, a baseline the history does not hold).\n"
@@ -70,15 +72,16 @@ static void parse_args(struct options *o, int argc, char **argv)
 		{ "baseline", required_argument, NULL, OPT_BASELINE },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, i;
 
 	memset(o, 0, sizeof(*o));
-	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		fputs(usage_text, stdout);
-		exit(0);
-	}
+	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
+		cli_other_option('h', usage_text, argv);
+	if (argc > 1 && (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")))
+		cli_other_option('V', usage_text, argv);
 	if (argc < 2)
 		usage_error("expected a command: record, list, show or baseline (see --help)");
 	for (i = 0; i < 4 && strcmp(argv[1], commands[i]); i++)
@@ -89,7 +92,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 	argc--;
 	argv++;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ho:V", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_DB:
 			o->db = optarg;
@@ -103,19 +106,13 @@ static void parse_args(struct options *o, int argc, char **argv)
 		case 'o':
 			o->output = optarg;
 			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			exit(0);
-		case ':':
-			usage_error("option '%s' needs a value (see --help)", argv[optind - 1]);
 		default:
-			usage_error("unknown option '%s' (see --help)", argv[optind - 1]);
+			cli_other_option(c, usage_text, argv);
 		}
 	}
 	if (optind < argc)
 		o->arg = argv[optind++];
-	if (optind < argc)
-		usage_error("unexpected argument '%s' (see --help)", argv[optind]);
+	cli_no_operands(argc, argv);
 	if (o->name && o->cmd != CMD_RECORD)
 		usage_error("--name belongs to record");
 	if (o->output && o->cmd != CMD_BASELINE)

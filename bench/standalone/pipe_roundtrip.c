@@ -7,40 +7,20 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include <sched.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <sys/mman.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-static long long now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	return (*(const long long *)a > *(const long long *)b) - (*(const long long *)a < *(const long long *)b);
-}
+#include "roundtrip.h"
 
 int main(int argc, char **argv)
 {
-	long n = argc > 1 ? atol(argv[1]) : 20000;
-	long long *t = mmap(NULL, n * sizeof(*t), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	long n = rt_count(argc, argv, 1);
+	long long *t = rt_samples(n);
 	int ping[2], pong[2];
-	cpu_set_t cpu;
 	char c = 0;
 
-	CPU_ZERO(&cpu);
-	CPU_SET(0, &cpu);
-	sched_setaffinity(0, sizeof(cpu), &cpu);
-	if (t == MAP_FAILED || pipe(ping) || pipe(pong))
-		return 1;
+	if (pipe(ping) || pipe(pong))
+		return perror("pipe"), 1;
 	if (fork() == 0) {
 		close(ping[1]);	/* or the read below never sees EOF */
 		while (read(ping[0], &c, 1) == 1)
@@ -58,10 +38,6 @@ int main(int argc, char **argv)
 	}
 	close(ping[1]);
 	wait(NULL);
-	long long sum = 0;
-	for (long i = 0; i < n; i++)
-		sum += t[i];
-	qsort(t, n, sizeof(*t), cmp);
-	printf("pingpong/pipe same-CPU: median %lld ns, mean %lld ns, n %ld\n", t[n / 2], sum / n, n);
+	rt_report("pingpong/pipe", t, n);
 	return 0;
 }

@@ -11,52 +11,34 @@
 #endif
 #include <linux/filter.h>
 #include <linux/seccomp.h>
-#include <sched.h>
 #include <signal.h>
 #include <stddef.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "roundtrip.h"
 
 #ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
 #define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
 #define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP 1
 #endif
 
-static long long now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	return (*(const long long *)a > *(const long long *)b) - (*(const long long *)a < *(const long long *)b);
-}
-
 int main(int argc, char **argv)
 {
 	int sync = argc > 1 && !strcmp(argv[1], "sync");
-	long n = argc > 2 ? atol(argv[2]) : 20000;
-	long long *t = mmap(NULL, n * sizeof(*t), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	long n = rt_count(argc, argv, 2);
+	long long *t = rt_samples(n);	/* pinned: both ends on CPU 0 */
 	int ready[2], fd = -1, pidfd, listener, status;
-	cpu_set_t cpu;
 	pid_t child;
 
-	CPU_ZERO(&cpu);
-	CPU_SET(0, &cpu);
-	sched_setaffinity(0, sizeof(cpu), &cpu);	/* inherited: both ends on CPU 0 */
-	if (t == MAP_FAILED || pipe(ready))
-		return 1;
+	if (argc > 1 && strcmp(argv[1], "sync") && strcmp(argv[1], "async"))
+		return fprintf(stderr, "%s: unknown wake-up '%s' (expected async or sync)\n", argv[0], argv[1]), 2;
+	if (pipe(ready))
+		return perror("pipe"), 1;
 	child = fork();
 	if (child == 0) {
 		struct sock_filter f[] = {
@@ -70,7 +52,6 @@ int main(int argc, char **argv)
 		prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
 		fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
 		write(ready[1], &fd, sizeof(fd));
-		read(ready[1] == 0 ? 0 : ready[0], &fd, 0);
 		for (long i = -n / 10; i < n; i++) {	/* a tenth more as warm-up */
 			long long t0 = now();
 			long r = syscall(SYS_getppid);
@@ -106,11 +87,6 @@ int main(int argc, char **argv)
 	waitpid(child, &status, 0);
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		return fprintf(stderr, "target failed\n"), 1;
-	long long sum = 0;
-	for (long i = 0; i < n; i++)
-		sum += t[i];
-	qsort(t, n, sizeof(*t), cmp);
-	printf("unotif/%s/emulate same-CPU: median %lld ns, mean %lld ns, n %ld\n", sync ? "sync" : "async",
-	       t[n / 2], sum / n, n);
+	rt_report(sync ? "unotif/sync/emulate" : "unotif/async/emulate", t, n);
 	return 0;
 }

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "cli.h"
 #include "clock.h"
 #include "fdpass.h"
 #include "filter.h"
@@ -138,16 +139,8 @@ static void parse_options(struct options *o, int argc, char **argv)
 		case OPT_LIST:
 			list_syscalls(stdout);
 			exit(0);
-		case 'h':
-			fputs(usage_text, stdout);
-			exit(0);
-		case 'V':
-			printf("knotif-run %s (%s)\n", KNOTIF_VERSION, KNOTIF_GIT_SHA);
-			exit(0);
-		case ':':
-			usage_error("option '%s' needs a value (see --help)", argv[optind - 1]);
 		default:
-			usage_error("unknown option '%s' (see --help)", argv[optind - 1]);
+			cli_other_option(c, usage_text, argv);
 		}
 	}
 	if (o->quiet && o->log_path)

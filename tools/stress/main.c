@@ -261,20 +261,11 @@ static void parse_args(struct options *o, int argc, char **argv)
 		case OPT_OUT_FORMAT:
 			o->out_format = cli_format("--benchmark_out_format", optarg);
 			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			exit(0);
-		case 'V':
-			printf("knotif-stress %s (%s)\n", KNOTIF_VERSION, KNOTIF_GIT_SHA);
-			exit(0);
-		case ':':
-			usage_error("option '%s' needs a value (see --help)", argv[optind - 1]);
 		default:
-			usage_error("unknown option '%s' (see --help)", argv[optind - 1]);
+			cli_other_option(c, usage_text, argv);
 		}
 	}
-	if (optind < argc)
-		usage_error("unexpected argument '%s' (see --help)", argv[optind]);
+	cli_no_operands(argc, argv);
 	if (o->duration_given && o->requests_given)
 		usage_error("--duration and --requests exclude each other");
 	if (o->duration_given)

@@ -221,6 +221,8 @@ one_line_exit2 "bad threshold" --threshold=-1 "$a" "$b"
 one_line_exit2 "bad alpha" --alpha=2 "$a" "$b"
 one_line_exit2 "one file" "$a"
 one_line_exit2 "unknown option" --bogus "$a" "$b"
+one_line_exit2 "option without its value" "$a" "$b" --metric
+grep -q "option '--metric' needs a value" "$tmp/err" || fail "option without its value: message"
 
 echo "$((checks - fails))/$checks checks passed"
 [ "$fails" = 0 ]

@@ -124,6 +124,8 @@ one_line_exit2 "bad selector" baseline --baseline last:0 --db "$db"
 one_line_exit2 "taken name" record "$a" --name good --db "$db"
 grep -q "the name 'good' is already run #2's" "$tmp/err" || fail "taken name: message"
 one_line_exit2 "selector as a name" record "$a" --name last:2 --db "$db"
+one_line_exit2 "option without its value" record "$a" --db
+grep -q "option '--db' needs a value" "$tmp/err" || fail "option without its value: message"
 expect "nothing recorded by failures" 2 "$(q 'SELECT count(*) FROM runs')"
 one_line_exit2 "missing db" list --db "$tmp/absent.sqlite"
 echo "not a database" >"$tmp/text.sqlite"
