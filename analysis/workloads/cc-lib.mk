@@ -12,14 +12,18 @@ CC ?= cc
 SRC := $(sort $(wildcard $(KNOTIF)/lib/*.c))
 OBJ := $(patsubst $(KNOTIF)/lib/%.c,$(OUT)/%.o,$(SRC))
 # the definitions CMake passes; values do not matter to the workload
-CFLAGS := -O2 -g -D_GNU_SOURCE -DKNOTIF_VERSION='"workload"' -DKNOTIF_GIT_SHA='"workload"' \
-	-DKNOTIF_BUILD_TYPE='"workload"' -I$(KNOTIF)/lib $(shell pkg-config --cflags jansson)
+CFLAGS := -O2 -g -D_GNU_SOURCE -DKNOTIF_VERSION='"workload"' -DKNOTIF_BUILD_TYPE='"workload"' \
+	-I$(KNOTIF)/lib -I$(OUT) $(shell pkg-config --cflags jansson)
 
 $(OUT)/libknotif.a: $(OBJ)
 	ar rcs $@ $^
 
-$(OUT)/%.o: $(KNOTIF)/lib/%.c | $(OUT)
+$(OUT)/%.o: $(KNOTIF)/lib/%.c | $(OUT)/knotif_git_sha.h
 	$(CC) $(CFLAGS) -c -o $@ $<
+
+# what cmake/git-sha.cmake generates in a CMake build
+$(OUT)/knotif_git_sha.h: | $(OUT)
+	echo '#define KNOTIF_GIT_SHA "workload"' >$@
 
 $(OUT):
 	mkdir -p $@
