@@ -57,10 +57,10 @@ struct rep_result {
 	int64_t iterations;
 	int64_t wall_ns;		/* whole timed loop */
 	int64_t cpu_ns;			/* target process CPU time over the loop */
-	/* software counters over the loop, -1 when unavailable */
+	/* counters over the loop (counters.h), -1 when unavailable */
 	int64_t ctx_switches;		/* target + supervisor */
 	int64_t migrations;		/* target + supervisor */
-	int64_t sup_cpu_ns;		/* supervisor task-clock */
+	int64_t sup_cpu_ns;		/* supervisor CPU time */
 };
 
 #define BENCH_MAX_REPS 1000
@@ -90,6 +90,7 @@ struct bench {
 	int64_t samples_per_rep;
 	int64_t per_rep_cap;		/* room per repetition in shared->samples */
 	double min_time_s;		/* 0: exactly samples_per_rep */
+	int counters_wanted;		/* enum counters_source */
 	struct bench_shared *shared;
 
 	/* method state: set in sup_prepare (before the fork) or in the target */

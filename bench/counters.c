@@ -2,17 +2,43 @@
 #include "counters.h"
 
 #include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static const uint64_t events[3] = {
-	PERF_COUNT_SW_CONTEXT_SWITCHES,
-	PERF_COUNT_SW_CPU_MIGRATIONS,
-	PERF_COUNT_SW_TASK_CLOCK,
+#include "clock.h"
+
+enum { SWITCHES, MIGRATIONS, CPU_NS };
+
+static const uint64_t perf_events[3] = {
+	[SWITCHES] = PERF_COUNT_SW_CONTEXT_SWITCHES,
+	[MIGRATIONS] = PERF_COUNT_SW_CPU_MIGRATIONS,
+	[CPU_NS] = PERF_COUNT_SW_TASK_CLOCK,
 };
+
+static const char *const source_name[COUNTERS_SOURCE_COUNT] = {
+	[COUNTERS_PROCFS] = "procfs",
+	[COUNTERS_PERF] = "perf_event",
+};
+
+const char *counters_source_name(enum counters_source s)
+{
+	return source_name[s];
+}
+
+int counters_source_parse(const char *name, enum counters_source *s)
+{
+	if (!strcmp(name, "procfs"))
+		*s = COUNTERS_PROCFS;
+	else if (!strcmp(name, "perf") || !strcmp(name, "perf_event"))
+		*s = COUNTERS_PERF;
+	else
+		return -1;
+	return 0;
+}
 
 static int open_sw(uint64_t config, pid_t pid)
 {
@@ -26,41 +52,78 @@ static int open_sw(uint64_t config, pid_t pid)
 	return (int)syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
-const char *counters_source_name(enum counters_source s)
+static bool open_perf(struct counters *c)
 {
-	return s == COUNTERS_PERF ? "perf_event" : "getrusage";
+	for (int p = 0; p < 2; p++)
+		for (int e = 0; e < 3; e++) {
+			c->fd[p][e] = open_sw(perf_events[e], c->pid[p]);
+			if (c->fd[p][e] < 0)
+				return false;
+		}
+	return true;
 }
 
-void counters_open(struct counters *c, pid_t supervisor)
+void counters_open(struct counters *c, enum counters_source wanted, pid_t supervisor)
 {
-	pid_t who[2] = { 0, supervisor };
+	memset(c, 0, sizeof(*c));
+	memset(c->fd, -1, sizeof(c->fd));
+	c->pid[0] = getpid();
+	c->pid[1] = supervisor;
+	c->source = wanted;
+	if (wanted == COUNTERS_PERF && !open_perf(c)) {
+		counters_close(c);
+		c->source = COUNTERS_PROCFS;
+	}
+	if (c->source == COUNTERS_PROCFS && clock_getcpuclockid(supervisor, &c->sup_clock))
+		c->sup_clock = -1;
+}
 
-	memset(c, -1, sizeof(c->fd));
-	c->source = COUNTERS_PERF;
-	for (int p = 0; p < 2; p++) {
-		for (int e = 0; e < 3; e++) {
-			c->fd[p][e] = open_sw(events[e], who[p]);
-			if (c->fd[p][e] < 0) {
-				counters_close(c);
-				c->source = COUNTERS_RUSAGE;
-				return;
-			}
+/* the value after "key:" in a /proc/PID file of "key: value" lines; -1 if absent */
+static int64_t proc_field(pid_t pid, const char *file, const char *key)
+{
+	char path[64], line[256];
+	size_t len = strlen(key);
+	long long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line;
+
+		while (*p == ' ')
+			p++;
+		if (!strncmp(p, key, len) && (p[len] == ':' || p[len] == ' ')) {
+			p = strchr(p + len, ':');
+			if (!p || sscanf(p + 1, "%lld", &v) != 1)
+				v = -1;
+			break;
 		}
 	}
+	fclose(f);
+	return v;
 }
 
-static int64_t rusage_csw(void)
+static void read_procfs(const struct counters *c, int64_t v[2][3])
 {
-	struct rusage ru;
+	for (int p = 0; p < 2; p++) {
+		int64_t vol = proc_field(c->pid[p], "status", "voluntary_ctxt_switches");
+		int64_t invol = proc_field(c->pid[p], "status", "nonvoluntary_ctxt_switches");
 
-	getrusage(RUSAGE_SELF, &ru);
-	return (int64_t)ru.ru_nvcsw + ru.ru_nivcsw;
+		v[p][SWITCHES] = vol < 0 || invol < 0 ? -1 : vol + invol;
+		v[p][MIGRATIONS] = proc_field(c->pid[p], "sched", "se.nr_migrations");
+		v[p][CPU_NS] = -1;
+	}
+	if (c->sup_clock != -1)
+		v[1][CPU_NS] = clock_ns(c->sup_clock);
 }
 
 void counters_start(struct counters *c)
 {
-	if (c->source == COUNTERS_RUSAGE) {
-		c->rusage_csw = rusage_csw();
+	if (c->source == COUNTERS_PROCFS) {
+		read_procfs(c, c->start);
 		return;
 	}
 	for (int p = 0; p < 2; p++)
@@ -77,25 +140,32 @@ static int64_t read_count(int fd)
 	return read(fd, &v, sizeof(v)) == sizeof(v) ? (int64_t)v : -1;
 }
 
+/* target + supervisor, -1 if either is unknown */
+static int64_t both(const int64_t n[2][3], int e)
+{
+	return n[0][e] < 0 || n[1][e] < 0 ? -1 : n[0][e] + n[1][e];
+}
+
 void counters_stop(struct counters *c, struct counters_value *v)
 {
 	int64_t n[2][3];
 
-	if (c->source == COUNTERS_RUSAGE) {
-		v->ctx_switches = rusage_csw() - c->rusage_csw;
-		v->migrations = -1;
-		v->sup_cpu_ns = -1;
-		return;
+	if (c->source == COUNTERS_PROCFS) {
+		read_procfs(c, n);
+		for (int p = 0; p < 2; p++)
+			for (int e = 0; e < 3; e++)
+				n[p][e] = n[p][e] < 0 || c->start[p][e] < 0 ? -1 : n[p][e] - c->start[p][e];
+	} else {
+		for (int p = 0; p < 2; p++)
+			for (int e = 0; e < 3; e++)
+				ioctl(c->fd[p][e], PERF_EVENT_IOC_DISABLE, 0);
+		for (int p = 0; p < 2; p++)
+			for (int e = 0; e < 3; e++)
+				n[p][e] = read_count(c->fd[p][e]);
 	}
-	for (int p = 0; p < 2; p++)
-		for (int e = 0; e < 3; e++)
-			ioctl(c->fd[p][e], PERF_EVENT_IOC_DISABLE, 0);
-	for (int p = 0; p < 2; p++)
-		for (int e = 0; e < 3; e++)
-			n[p][e] = read_count(c->fd[p][e]);
-	v->ctx_switches = n[0][0] < 0 || n[1][0] < 0 ? -1 : n[0][0] + n[1][0];
-	v->migrations = n[0][1] < 0 || n[1][1] < 0 ? -1 : n[0][1] + n[1][1];
-	v->sup_cpu_ns = n[1][2];
+	v->ctx_switches = both(n, SWITCHES);
+	v->migrations = both(n, MIGRATIONS);
+	v->sup_cpu_ns = n[1][CPU_NS];
 }
 
 void counters_close(struct counters *c)

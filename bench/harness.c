@@ -137,7 +137,7 @@ static __attribute__((noreturn)) void target_main(struct bench *b)
 	b->shared->mlocked = mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) == 0;
 	errno = 0;
 	b->real_value = syscall(b->sys->nr);
-	counters_open(&c, b->sup_pid);
+	counters_open(&c, (enum counters_source)b->counters_wanted, b->sup_pid);
 	b->shared->counters_source = c.source;
 	b->shared->timer_ns = timer_overhead();
 

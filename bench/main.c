@@ -28,8 +28,7 @@ struct options {
 	bool filter_negated;
 	int reps;
 	double min_time_s;
-	enum out_format format, out_format;
-	const char *out;
+	struct gb_output output;
 	bool list;
 	bool placements[PLACEMENT_COUNT];
 	const struct syscall_desc *sys;
@@ -37,6 +36,7 @@ struct options {
 	int timeout_s;
 	bool trace;
 	const char *samples_out;
+	enum counters_source counters;
 };
 
 static const char usage_text[] =
@@ -61,6 +61,9 @@ static const char usage_text[] =
 "  --timeout=SECONDS               per benchmark, before it counts as hung (default 120)\n"
 "  --trace                         phase breakdown of unotif/ptrace benchmarks by\n"
 "                                  knotif-trace (root; timings then include its cost)\n"
+"  --counters=SOURCE               context switches, migrations, supervisor CPU from\n"
+"                                  procfs (default: read around the timed loop) or\n"
+"                                  perf (perf_event counters: they cost time inside it)\n"
 "  -h, --help                      this text\n"
 "  -V, --version                   version and git sha\n"
 "\n"
@@ -96,7 +99,7 @@ static void parse_placements(struct options *o, const char *list)
 }
 
 enum {
-	OPT_FILTER = 256, OPT_REPS, OPT_MIN_TIME, OPT_FORMAT, OPT_OUT, OPT_OUT_FORMAT, OPT_LIST,
+	OPT_FILTER = 256, OPT_REPS, OPT_MIN_TIME, OPT_LIST, OPT_COUNTERS,
 	OPT_PLACEMENT, OPT_SYSCALL, OPT_SAMPLES, OPT_SAMPLES_OUT, OPT_TIMEOUT, OPT_TRACE,
 };
 
@@ -106,9 +109,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 		{ "benchmark_filter", required_argument, NULL, OPT_FILTER },
 		{ "benchmark_repetitions", required_argument, NULL, OPT_REPS },
 		{ "benchmark_min_time", required_argument, NULL, OPT_MIN_TIME },
-		{ "benchmark_format", required_argument, NULL, OPT_FORMAT },
-		{ "benchmark_out", required_argument, NULL, OPT_OUT },
-		{ "benchmark_out_format", required_argument, NULL, OPT_OUT_FORMAT },
+		GB_OUTPUT_LONGOPTS,
 		{ "benchmark_list_tests", optional_argument, NULL, OPT_LIST },
 		{ "placement", required_argument, NULL, OPT_PLACEMENT },
 		{ "syscall", required_argument, NULL, OPT_SYSCALL },
@@ -116,6 +117,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 		{ "samples_out", required_argument, NULL, OPT_SAMPLES_OUT },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "trace", no_argument, NULL, OPT_TRACE },
+		{ "counters", required_argument, NULL, OPT_COUNTERS },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -124,8 +126,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 
 	*o = (struct options){
 		.reps = 5,
-		.format = FORMAT_CONSOLE,
-		.out_format = FORMAT_JSON,
+		.output = GB_OUTPUT_DEFAULT,
 		.placements = { [PLACEMENT_SAME] = true, [PLACEMENT_CROSS] = true },
 		.sys = syscall_lookup("getppid"),
 		.samples = 5000,
@@ -133,6 +134,8 @@ static void parse_args(struct options *o, int argc, char **argv)
 	};
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
+		if (gb_output_option(&o->output, c, optarg))
+			continue;
 		switch (c) {
 		case OPT_FILTER:
 			o->filter = optarg;
@@ -142,15 +145,6 @@ static void parse_args(struct options *o, int argc, char **argv)
 			break;
 		case OPT_MIN_TIME:
 			o->min_time_s = cli_seconds("--benchmark_min_time", optarg, 0, 3600);
-			break;
-		case OPT_FORMAT:
-			o->format = cli_format("--benchmark_format", optarg);
-			break;
-		case OPT_OUT:
-			o->out = optarg;
-			break;
-		case OPT_OUT_FORMAT:
-			o->out_format = cli_format("--benchmark_out_format", optarg);
 			break;
 		case OPT_LIST:
 			o->list = cli_bool("--benchmark_list_tests", optarg);
@@ -175,6 +169,10 @@ static void parse_args(struct options *o, int argc, char **argv)
 			break;
 		case OPT_TRACE:
 			o->trace = true;
+			break;
+		case OPT_COUNTERS:
+			if (counters_source_parse(optarg, &o->counters))
+				usage_error("invalid value for --counters: '%s' (expected procfs or perf)", optarg);
 			break;
 		default:
 			cli_other_option(c, usage_text, argv);
@@ -353,25 +351,35 @@ static void print_floors(FILE *out, json_t *ctx)
 	json_t *floors = json_object_get(json_object_get(ctx, "knotif"), "floor"), *v;
 	const char *p;
 
-	json_object_foreach(floors, p, v)
+	json_object_foreach(floors, p, v) {
+		json_t *cs;
+		const char *name;
+
 		fprintf(out, "# floor at placement:%s = %s, p50 %.3f µs\n", p,
 			json_string_value(json_object_get(v, "benchmark")),
 			json_real_value(json_object_get(v, "p50")) / 1000.0);
+		json_object_foreach(json_object_get(v, "not_blocking"), name, cs)
+			fprintf(out, "# %s is no floor: %.2f context switches per round trip (it did not block)\n",
+				name, json_real_value(cs));
+	}
 }
 
-static int emit(FILE *out, enum out_format fmt, json_t *ctx, json_t *rows, const struct result *res, int n)
+struct console_args {
+	json_t *ctx;
+	const struct result *res;
+	int n;
+	const struct trace_phases *tp;
+};
+
+static void print_console(FILE *out, const void *arg)
 {
-	switch (fmt) {
-	case FORMAT_JSON:
-		return gb_write_json(out, ctx, rows);
-	case FORMAT_CSV:
-		return gb_write_csv(out, rows);
-	default:
-		print_console_header(out, ctx);
-		results_print_console(res, n, out);
-		print_floors(out, ctx);
-		return fflush(out) ? -EIO : 0;
-	}
+	const struct console_args *a = arg;
+
+	print_console_header(out, a->ctx);
+	results_print_console(a->res, a->n, out);
+	print_floors(out, a->ctx);
+	if (a->tp)
+		trace_phases_print(a->tp, out);
 }
 
 /*
@@ -428,6 +436,7 @@ int main(int argc, char **argv)
 	b.reps = o.reps;
 	b.samples_per_rep = o.samples;
 	b.min_time_s = o.min_time_s;
+	b.counters_wanted = o.counters;
 	b.per_rep_cap = o.samples;
 	if (o.min_time_s > 0 && (int64_t)(o.min_time_s * 1e9 / 50) > b.per_rep_cap)
 		b.per_rep_cap = (int64_t)(o.min_time_s * 1e9 / 50);	/* room for 50 ns round trips */
@@ -482,18 +491,8 @@ int main(int argc, char **argv)
 	rows = results_to_rows(res, n);
 	if (tp)
 		trace_phases_annotate(tp, rows, ctx);
-	if (emit(stdout, o.format, ctx, rows, res, n))
-		die("writing results to stdout failed");
-	if (tp && o.format == FORMAT_CONSOLE)
-		trace_phases_print(tp, stdout);
-	if (o.out) {
-		FILE *f = fopen(o.out, "w");
-
-		if (!f)
-			die("cannot write %s: %s", o.out, strerror(errno));
-		if (emit(f, o.out_format, ctx, rows, res, n) || fclose(f))
-			die("writing %s failed", o.out);
-	}
+	gb_output_write(&o.output, ctx, rows, print_console,
+			&(struct console_args){ ctx, res, n, tp });
 	json_decref(ctx);
 	json_decref(rows);
 	trace_phases_free(tp);

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "knotif_git_sha.h"
 #include "sysinfo.h"
 
@@ -211,4 +212,51 @@ int gb_write_csv(FILE *out, json_t *benchmarks)
 	}
 	json_decref(counters);
 	return fflush(out) ? -EIO : 0;
+}
+
+bool gb_output_option(struct gb_output *o, int c, const char *arg)
+{
+	switch (c) {
+	case GB_OPT_FORMAT:
+		o->format = cli_format("--benchmark_format", arg);
+		return true;
+	case GB_OPT_OUT:
+		o->out = arg;
+		return true;
+	case GB_OPT_OUT_FORMAT:
+		o->out_format = cli_format("--benchmark_out_format", arg);
+		return true;
+	default:
+		return false;
+	}
+}
+
+static int write_one(FILE *out, enum out_format fmt, json_t *context, json_t *benchmarks,
+		     void (*console)(FILE *out, const void *arg), const void *arg)
+{
+	switch (fmt) {
+	case FORMAT_JSON:
+		return gb_write_json(out, context, benchmarks);
+	case FORMAT_CSV:
+		return gb_write_csv(out, benchmarks);
+	default:
+		console(out, arg);
+		return fflush(out) ? -EIO : 0;
+	}
+}
+
+void gb_output_write(const struct gb_output *o, json_t *context, json_t *benchmarks,
+		     void (*console)(FILE *out, const void *arg), const void *arg)
+{
+	FILE *f;
+
+	if (write_one(stdout, o->format, context, benchmarks, console, arg))
+		die("writing results to stdout failed");
+	if (!o->out)
+		return;
+	f = fopen(o->out, "w");
+	if (!f)
+		die("cannot write %s: %s", o->out, strerror(errno));
+	if (write_one(f, o->out_format, context, benchmarks, console, arg) || fclose(f))
+		die("writing %s failed", o->out);
 }

@@ -3,8 +3,11 @@
 #define KNOTIF_GBJSON_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "cli.h"
 
 /*
  * Results in Google Benchmark's JSON schema, so that its compare.py and the
@@ -33,5 +36,32 @@ void gb_counter(json_t *row, const char *key, double value);
 /* Both return 0 or -errno / -EIO. */
 int gb_write_json(FILE *out, json_t *context, json_t *benchmarks);
 int gb_write_csv(FILE *out, json_t *benchmarks);
+
+/*
+ * Where a runner's results go, as Google Benchmark's flags say:
+ * --benchmark_format for stdout, --benchmark_out=FILE in
+ * --benchmark_out_format. GB_OUTPUT_LONGOPTS goes into a getopt_long table
+ * and gb_output_option() into its loop, before the runner's own cases.
+ */
+struct gb_output {
+	enum out_format format;
+	const char *out;
+	enum out_format out_format;
+};
+enum { GB_OPT_FORMAT = 0x4000, GB_OPT_OUT, GB_OPT_OUT_FORMAT };
+#define GB_OUTPUT_LONGOPTS                                                          \
+	{ "benchmark_format", required_argument, NULL, GB_OPT_FORMAT },              \
+	{ "benchmark_out", required_argument, NULL, GB_OPT_OUT },                    \
+	{ "benchmark_out_format", required_argument, NULL, GB_OPT_OUT_FORMAT }
+#define GB_OUTPUT_DEFAULT { .format = FORMAT_CONSOLE, .out_format = FORMAT_JSON }
+
+/* true if c was one of the output flags (then taken into o) */
+bool gb_output_option(struct gb_output *o, int c, const char *arg);
+/*
+ * Writes stdout, then the file: JSON and CSV from context and benchmarks,
+ * the console table by console(out, arg). A failed write ends the program.
+ */
+void gb_output_write(const struct gb_output *o, json_t *context, json_t *benchmarks,
+		     void (*console)(FILE *out, const void *arg), const void *arg);
 
 #endif

@@ -26,5 +26,6 @@ expect_usage "no benchmark matches --benchmark_filter='^nothing'" --benchmark_fi
 expect_usage "unknown option '--bogus'" --bogus
 expect_usage "needs a value" --samples
 expect_usage "unexpected argument 'extra'" extra
+expect_usage "invalid value for --counters: 'bogus' (expected procfs or perf)" --counters=bogus
 expect_usage "invalid value for --benchmark_list_tests: 'maybe'" --benchmark_list_tests=maybe
 echo "ok: every bad flag exits 2 with one line"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Without privileges knotif-bench still measures, and says which privilege it
-# lacked and what that costs (CAP_IPC_LOCK for mlockall; perf access to the
-# supervisor falls back to getrusage, recorded in context.knotif.counters).
+# lacked and what that costs (CAP_IPC_LOCK for mlockall); its counters come
+# from procfs, readable without privilege (context.knotif.counters).
 . "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || skip "needs root to drop to an unprivileged user"
 command -v setpriv >/dev/null || skip "setpriv missing (util-linux)"
@@ -18,6 +18,6 @@ grep -q 'mlockall failed (needs CAP_IPC_LOCK or a larger RLIMIT_MEMLOCK)' "$tmp/
 import json, sys
 k = json.load(open(sys.argv[1]))["context"]["knotif"]
 assert k["mlockall"] is False, k["mlockall"]
-assert k["counters"] in ("perf_event", "getrusage"), k["counters"]
+assert k["counters"] == "procfs", k["counters"]
 PY
 echo "ok: unprivileged run measures and names what it lacked"

@@ -33,8 +33,7 @@ struct options {
 	int64_t requests_total;
 	bool duration_given, requests_given;
 	int reps;
-	enum out_format format, out_format;
-	const char *out;
+	struct gb_output output;
 };
 
 static const char usage_text[] =
@@ -131,7 +130,7 @@ static int parse_ints(const char *flag, const char *list, int *out, int64_t lo, 
 enum {
 	OPT_TARGETS = 256, OPT_TOPOLOGY, OPT_STRATEGY, OPT_THREADS, OPT_KIND, OPT_WAKEUP, OPT_REPLY,
 	OPT_PLACEMENT, OPT_REQUESTS, OPT_REQUESTS_TOTAL, OPT_DURATION, OPT_SIGNALS, OPT_KILL, OPT_DEATH,
-	OPT_TOCTOU, OPT_PENDING, OPT_CYCLES, OPT_TIMEOUT, OPT_REPS, OPT_FORMAT, OPT_OUT, OPT_OUT_FORMAT,
+	OPT_TOCTOU, OPT_PENDING, OPT_CYCLES, OPT_TIMEOUT, OPT_REPS,
 };
 
 static void parse_args(struct options *o, int argc, char **argv)
@@ -156,9 +155,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 		{ "cycles", required_argument, NULL, OPT_CYCLES },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "benchmark_repetitions", required_argument, NULL, OPT_REPS },
-		{ "benchmark_format", required_argument, NULL, OPT_FORMAT },
-		{ "benchmark_out", required_argument, NULL, OPT_OUT },
-		{ "benchmark_out_format", required_argument, NULL, OPT_OUT_FORMAT },
+		GB_OUTPUT_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -177,10 +174,12 @@ static void parse_args(struct options *o, int argc, char **argv)
 	o->base.requests = 1000;
 	o->base.timeout_s = 120;
 	o->base.pending_cycles = 2000;
-	o->out_format = FORMAT_JSON;
+	o->output = (struct gb_output)GB_OUTPUT_DEFAULT;
 	o->reps = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
+		if (gb_output_option(&o->output, c, optarg))
+			continue;
 		switch (c) {
 		case OPT_TARGETS:
 			o->ntargets = parse_ints("--targets", optarg, o->targets, 1, STRESS_MAX_TARGETS);
@@ -251,15 +250,6 @@ static void parse_args(struct options *o, int argc, char **argv)
 			break;
 		case OPT_REPS:
 			o->reps = (int)cli_int("--benchmark_repetitions", optarg, 1, 64);
-			break;
-		case OPT_FORMAT:
-			o->format = cli_format("--benchmark_format", optarg);
-			break;
-		case OPT_OUT:
-			o->out = optarg;
-			break;
-		case OPT_OUT_FORMAT:
-			o->out_format = cli_format("--benchmark_out_format", optarg);
 			break;
 		default:
 			cli_other_option(c, usage_text, argv);
@@ -418,29 +408,27 @@ static json_t *run_context(const struct options *o, int argc, char **argv, const
 	return ctx;
 }
 
-static int emit(FILE *out, enum out_format fmt, json_t *ctx, json_t *rows, const struct run_result *r, int n,
-		int reps)
-{
-	json_t *k = json_object_get(ctx, "knotif");
+struct console_args {
+	json_t *ctx;
+	const struct run_result *r;
+	int n, reps;
+};
 
-	switch (fmt) {
-	case FORMAT_JSON:
-		return gb_write_json(out, ctx, rows);
-	case FORMAT_CSV:
-		return gb_write_csv(out, rows);
-	default:
-		fprintf(out, "# knotif-stress %s (%s) on %s: Linux %s, %s, %lld CPUs; syscall %s; "
-			"round trips measured by the targets (CLOCK_MONOTONIC)\n",
-			json_string_value(json_object_get(k, "version")),
-			json_string_value(json_object_get(k, "git_sha")),
-			json_string_value(json_object_get(ctx, "host_name")),
-			json_string_value(json_object_get(k, "kernel_release")),
-			json_string_value(json_object_get(k, "cpu_model")),
-			(long long)json_integer_value(json_object_get(ctx, "num_cpus")),
-			json_string_value(json_object_get(k, "syscall")));
-		report_console(r, n, reps, out);
-		return fflush(out) ? -EIO : 0;
-	}
+static void print_console(FILE *out, const void *arg)
+{
+	const struct console_args *a = arg;
+	json_t *ctx = a->ctx, *k = json_object_get(ctx, "knotif");
+
+	fprintf(out, "# knotif-stress %s (%s) on %s: Linux %s, %s, %lld CPUs; syscall %s; "
+		"round trips measured by the targets (CLOCK_MONOTONIC)\n",
+		json_string_value(json_object_get(k, "version")),
+		json_string_value(json_object_get(k, "git_sha")),
+		json_string_value(json_object_get(ctx, "host_name")),
+		json_string_value(json_object_get(k, "kernel_release")),
+		json_string_value(json_object_get(k, "cpu_model")),
+		(long long)json_integer_value(json_object_get(ctx, "num_cpus")),
+		json_string_value(json_object_get(k, "syscall")));
+	report_console(a->r, a->n, a->reps, out);
 }
 
 int main(int argc, char **argv)
@@ -504,16 +492,8 @@ int main(int argc, char **argv)
 		fputs("\r\033[K", stderr);
 	ctx = run_context(&o, argc, argv, res, n * o.reps);
 	rows = report_rows(res, n, o.reps);
-	if (emit(stdout, o.format, ctx, rows, res, n, o.reps))
-		die("writing results to stdout failed");
-	if (o.out) {
-		FILE *f = fopen(o.out, "w");
-
-		if (!f)
-			die("cannot write %s: %s", o.out, strerror(errno));
-		if (emit(f, o.out_format, ctx, rows, res, n, o.reps) || fclose(f))
-			die("writing %s failed", o.out);
-	}
+	gb_output_write(&o.output, ctx, rows, print_console,
+			&(struct console_args){ ctx, res, n, o.reps });
 	json_decref(ctx);
 	json_decref(rows);
 	stress_mem_unmap(&mem);

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The floor is the fastest ping-pong that really blocked: a futex hand-off
+ * that caught its partner awake (under two context switches per round
+ * trip) is faster than any context switch and must not become the floor,
+ * or every ratio at that placement would be inflated by 10x.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench.h"
+#include "result.h"
+
+static int failures;
+
+static void check(const char *what, double got, double want)
+{
+	if (!(fabs(got - want) < 1e-9)) {
+		printf("not ok: %s: got %g, want %g\n", what, got, want);
+		failures++;
+	}
+}
+
+static void fill(struct result *r, const char *name, const struct method *m, enum placement p, double p50,
+		 double cs)
+{
+	memset(r, 0, sizeof(*r));
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	r->m = m;
+	r->placement = p;
+	r->status = RESULT_OK;
+	r->reps = 3;
+	for (int rep = 0; rep < 3; rep++) {
+		r->fig[rep][FIG_P50] = p50;
+		r->fig[rep][FIG_CS] = cs;
+	}
+}
+
+int main(void)
+{
+	static const struct method pipe_m = { .name = "pingpong/pipe" };
+	static const struct method futex_m = { .name = "pingpong/futex" };
+	static const struct method unotif_m = { .name = "unotif/sync/emulate" };
+	struct result res[6];
+
+	/* cross: futex did not block (0.97 switches): the pipe is the floor */
+	fill(&res[0], "unotif/sync/emulate/placement:cross", &unotif_m, PLACEMENT_CROSS, 21000, 2.0);
+	fill(&res[1], "pingpong/pipe/placement:cross", &pipe_m, PLACEMENT_CROSS, 20000, 2.0);
+	fill(&res[2], "pingpong/futex/placement:cross", &futex_m, PLACEMENT_CROSS, 1900, 0.97);
+	/* same: both blocked; the faster one is the floor; no counters = trusted */
+	fill(&res[3], "unotif/sync/emulate/placement:same", &unotif_m, PLACEMENT_SAME, 13000, 2.0);
+	fill(&res[4], "pingpong/pipe/placement:same", &pipe_m, PLACEMENT_SAME, 15000, 2.0);
+	fill(&res[5], "pingpong/futex/placement:same", &futex_m, PLACEMENT_SAME, 12500, NAN);
+	results_apply_floor(res, 6);
+	check("unotif cross over the pipe floor", res[0].fig[0][FIG_FLOOR], 21000.0 / 20000);
+	check("the futex row keeps a ratio to the real floor", res[2].fig[0][FIG_FLOOR], 1900.0 / 20000);
+	check("unotif same over the futex floor", res[3].fig[0][FIG_FLOOR], 13000.0 / 12500);
+	check("the same-CPU floor is 1", res[5].fig[2][FIG_FLOOR], 1.0);
+	if (!failures)
+		printf("ok: floors chosen among blocking ping-pongs\n");
+	return failures ? 1 : 0;
+}
