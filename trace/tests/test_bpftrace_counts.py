@@ -26,14 +26,18 @@ with tmpdir() as d:
         fail(f"bpftrace knotif-phases.bt exited {p.returncode}: {p.stderr.strip()}")
     t = bpftrace_maps(out).get("@transitions", {})
     print(f"knotif-phases.bt: {t}")
-    c.eq("queued", t.get("queued"), REPLIED + INTERRUPTED + 1)
+    # the script sees the target's sleep, not the queueing: a supervisor
+    # already running on the other CPU can take a notification first; that
+    # one is counted as no_queue_stamp (never guessed), and it is rare
+    late = t.get("no_queue_stamp", 0)
+    c.eq("queued + no_queue_stamp", t.get("queued", 0) + late, REPLIED + INTERRUPTED + 1)
+    c.true(f"no_queue_stamp {late} is at most 1%", late <= (REPLIED + INTERRUPTED + 1) // 100)
     c.eq("sent", t.get("sent"), REPLIED + INTERRUPTED + 1)
     c.eq("replied", t.get("replied"), REPLIED)
     c.eq("resumed", t.get("resumed"), REPLIED)
     c.eq("interrupted", t.get("interrupted"), INTERRUPTED)
     # only the call waiting when the listener closed: with no listener nothing is queued
     c.eq("enosys", t.get("enosys"), 1)
-    c.eq("no_queue_stamp", t.get("no_queue_stamp", 0), 0)
     c.eq("unexplained", t.get("unexplained", 0), 0)
 
     out = os.path.join(d, "ptrace.json")

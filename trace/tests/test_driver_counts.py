@@ -23,9 +23,21 @@ with tmpdir() as d:
     s = json.load(open(summary))
     print(f"source {s['source']}; driver expects {want}")
     t = s["kinds"]["unotif"]["transitions"]
-    for k in ("queued", "sent", "replied", "resumed", "interrupted", "enosys"):
+    # The seccomp tracepoints see the queueing itself. The other sources see
+    # the target's sleep instead, and a supervisor already running on the
+    # other CPU can take a notification before the target has gone to sleep:
+    # that one is counted as no_queue_stamp and gets no phases (never
+    # guessed). So there, queued + no_queue_stamp is exact, and rare.
+    exact = s["source"] == "tracepoint"
+    late = t["no_queue_stamp"]
+    for k in ("sent", "replied", "resumed", "interrupted", "enosys"):
         c.eq(f"transition {k}", t[k], want[k])
-    for k in ("unexplained", "no_queue_stamp", "addfd"):
+    c.eq("transition queued + no_queue_stamp", t["queued"] + late, want["queued"])
+    if exact:
+        c.eq("transition no_queue_stamp", late, 0)
+    else:
+        c.true(f"no_queue_stamp {late} is at most 1% of {want['queued']}", late <= want["queued"] // 100)
+    for k in ("unexplained", "addfd"):
         c.eq(f"transition {k}", t[k], 0)
     c.eq("ptrace events", s["kinds"]["ptrace"]["events"], 0)
     c.eq("events dropped", s["events_dropped"], 0)
@@ -40,11 +52,15 @@ with tmpdir() as d:
     c.eq("enosys events", outcomes.get("enosys", 0), want["enosys"])
     c.true("every event is the driver's target",
            all(int(e["pid"]) == want["target_pid"] for e in events))
+    unstamped = sum(1 for e in events if e["outcome"] == "resumed" and e["round_trip_ns"] == "")
+    c.true(f"resumed without phases ({unstamped}) are among no_queue_stamp ({late})", unstamped <= late)
     c.eq("round trips with every phase", s["kinds"]["unotif"]["phases"]["round_trip"]["count"],
-         want["resumed"])
+         want["resumed"] - unstamped)
     for e in events:
         if e["outcome"] != "resumed":
             c.true(f"no phase for a {e['outcome']} notification", e["round_trip_ns"] == "")
+        elif e["round_trip_ns"] == "":
+            continue	# no queue stamp: counted above
         elif phase_sum_error(e):
             c.errors.append(phase_sum_error(e))
             break
