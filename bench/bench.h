@@ -37,6 +37,8 @@ struct method {
 	enum feature needs[3];		/* run only when each probes fine (FEAT_COUNT ends) */
 	enum reply reply;
 	bool sync_wake;			/* unotif: SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP */
+	bool rw_protocol;		/* unotif: read()/write() on the listener (v3 series) */
+	bool listener_via_ptrace;	/* unotif: PTRACE_SECCOMP_GET_LISTENER, not SCM_RIGHTS */
 	bool trace_syscalls;		/* ptrace: PTRACE_SYSCALL instead of seccomp stops */
 	/* Supervisor, before forking the target: sockets, memfds, pipes. */
 	int (*sup_prepare)(struct bench *b);

@@ -50,4 +50,26 @@
 #define SYS_USER_DISPATCH 2
 #endif
 
+/*
+ * Never merged: the 2018 series' interfaces as the knotif kernel series
+ * (kernel/patches) carries them on 6.12. Stock kernels answer EIO (ptrace)
+ * and EINVAL (read on a listener); knotif reports that as unsupported.
+ */
+/* 0003: a tracer takes a listener for its stopped tracee's filter number addr */
+#ifndef PTRACE_SECCOMP_GET_LISTENER
+#define PTRACE_SECCOMP_GET_LISTENER 0x42f0
+#endif
+/* 0004, CONFIG_SECCOMP_USER_NOTIF_RW: read() a struct seccomp_notif, write() this */
+#ifndef SECCOMP_NOTIF_RW_RESP_SIZE_VER0
+struct seccomp_notif_rw_resp {
+	__u64 id;
+	__s32 error;
+	__u32 __pad0;
+	__s64 val;
+	__u8 return_fd;		/* the v3 return_fd: install fd in the target */
+	__u8 __pad1[3];
+	__u32 fd;
+};
+#endif
+
 #endif

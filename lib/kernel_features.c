@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <fcntl.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -29,6 +31,10 @@ static const struct {
 	[FEAT_SYNC_WAKE_UP] = { "sync-wake-up", "SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP needs Linux 6.6" },
 	[FEAT_SUD] = { "syscall-user-dispatch", "Syscall User Dispatch needs Linux 5.11 (CONFIG_GENERIC_ENTRY)" },
 	[FEAT_PTRACE] = { "ptrace", "ptrace is disabled (kernel.yama.ptrace_scope=3)" },
+	[FEAT_NOTIF_RW] = { "notif-rw", "listener read()/write() needs the knotif kernel series "
+			    "(kernel/patches, CONFIG_SECCOMP_USER_NOTIF_RW)" },
+	[FEAT_PTRACE_LISTENER] = { "ptrace-listener", "PTRACE_SECCOMP_GET_LISTENER (0x42f0) needs the "
+				   "knotif kernel series (kernel/patches)" },
 };
 
 const char *feature_name(enum feature f)
@@ -62,6 +68,16 @@ static int listener_probe(enum feature f)
 
 		if (ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp) == 0 || errno != ENOENT)
 			ret = -EINVAL;
+	} else if (f == FEAT_NOTIF_RW) {
+		/* idle and non-blocking: EAGAIN where read() is the protocol, EINVAL where not */
+		struct seccomp_notif req;
+
+		fcntl(listener, F_SETFL, O_NONBLOCK);
+		memset(&req, 0, sizeof(req));
+		if (read(listener, &req, sizeof(req)) >= 0)
+			ret = -EINVAL;	/* nothing is pending: a read cannot succeed */
+		else if (errno != EAGAIN)
+			ret = -errno;
 	} else if (f == FEAT_ADDFD_SEND) {
 		struct seccomp_notif_addfd addfd = { .id = ~0ULL, .flags = SECCOMP_ADDFD_FLAG_SEND, .srcfd = listener };
 
@@ -97,6 +113,56 @@ static int probe_in_child(enum feature f)
 	return ret;
 }
 
+/*
+ * Attach to a child that installed a listener-less USER_NOTIF filter and ask
+ * for its listener: EIO from a kernel that does not know the request.
+ */
+static int ptrace_listener_probe(void)
+{
+	int ready[2], ret = 0, status;
+	pid_t pid;
+	char c;
+
+	if (pipe(ready))
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		ret = -errno;
+		close(ready[0]);
+		close(ready[1]);
+		return ret;
+	}
+	if (pid == 0) {
+		int trapped = SYS_getppid;
+
+		close(ready[0]);
+		c = filter_install(&trapped, 1, SECCOMP_RET_USER_NOTIF, 0) < 0 ? 'E' : 'R';
+		if (write(ready[1], &c, 1) == 1)
+			pause();
+		_exit(0);
+	}
+	close(ready[1]);
+	if (read(ready[0], &c, 1) != 1 || c != 'R')
+		ret = -ENOSYS;
+	else if (ptrace(PTRACE_ATTACH, pid, 0, 0))
+		ret = -errno;
+	else if (waitpid(pid, &status, 0) != pid)
+		ret = -errno;
+	else {
+		long fd = ptrace(PTRACE_SECCOMP_GET_LISTENER, pid, 0, 0);
+
+		if (fd < 0)
+			ret = -errno;
+		else
+			close((int)fd);
+	}
+	close(ready[0]);
+	kill(pid, SIGKILL);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return ret;
+}
+
 static int ptrace_allowed(void)
 {
 	FILE *f = fopen("/proc/sys/kernel/yama/ptrace_scope", "r");
@@ -129,8 +195,12 @@ static int probe(enum feature f)
 	case FEAT_ADDFD_SEND:
 	case FEAT_WAIT_KILLABLE:
 	case FEAT_SYNC_WAKE_UP:
+	case FEAT_NOTIF_RW:
 		ret = action_avail(SECCOMP_RET_USER_NOTIF);
 		return ret ? ret : probe_in_child(f);
+	case FEAT_PTRACE_LISTENER:
+		ret = ptrace_allowed();
+		return ret ? ret : ptrace_listener_probe();
 	case FEAT_SUD:
 		return prctl(PR_SET_SYSCALL_USER_DISPATCH, PR_SYS_DISPATCH_OFF, 0, 0, 0) ? -errno : 0;
 	case FEAT_PTRACE:

@@ -17,6 +17,8 @@ enum feature {
 	FEAT_SYNC_WAKE_UP,	/* 6.6 */
 	FEAT_SUD,		/* 5.11, x86 and other GENERIC_ENTRY arches */
 	FEAT_PTRACE,		/* not switched off by Yama */
+	FEAT_NOTIF_RW,		/* knotif kernel series only: read()/write() on a listener */
+	FEAT_PTRACE_LISTENER,	/* knotif kernel series only: PTRACE_SECCOMP_GET_LISTENER */
 	FEAT_COUNT
 };
 

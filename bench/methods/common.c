@@ -35,6 +35,8 @@ const struct method *const methods[] = {
 	&method_unotif_sync_emulate,
 	&method_unotif_sync_continue,
 	&method_unotif_sync_addfd,
+	&method_unotif_rw_emulate,
+	&method_unotif_ptrace_listener_emulate,
 	&method_ptrace_seccomp_emulate,
 	&method_ptrace_seccomp_continue,
 	&method_ptrace_syscall,

@@ -16,7 +16,7 @@ extern const struct method method_null, method_filter_allow, method_errno;
 extern const struct method method_trap, method_sud;
 extern const struct method method_unotif_async_emulate, method_unotif_async_continue,
 	method_unotif_async_addfd, method_unotif_sync_emulate, method_unotif_sync_continue,
-	method_unotif_sync_addfd;
+	method_unotif_sync_addfd, method_unotif_rw_emulate, method_unotif_ptrace_listener_emulate;
 extern const struct method method_ptrace_seccomp_emulate, method_ptrace_seccomp_continue,
 	method_ptrace_syscall;
 extern const struct method method_pingpong_pipe, method_pingpong_futex;

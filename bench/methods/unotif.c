@@ -5,15 +5,22 @@
  * SECCOMP_FILTER_FLAG_NEW_LISTENER and hands the listener over SCM_RIGHTS.
  * The supervisor blocks in NOTIF_RECV and answers each notification by
  * emulating, continuing, or installing a descriptor (ADDFD + SEND).
+ *
+ * Two variants run only on the knotif kernel series (kernel/patches), the
+ * 2018 v3 interfaces that never merged: unotif/rw speaks read()/write() on
+ * the listener instead of the ioctls, and unotif/ptrace-listener takes the
+ * listener from the supervisor's side with PTRACE_SECCOMP_GET_LISTENER.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -46,6 +53,16 @@ static int target_setup(struct bench *b)
 	close(b->sock[0]);
 	if (b->m->reply == REPLY_ADDFD)
 		close(b->fds[0]);	/* only the supervisor's copy may come back */
+	if (b->m->listener_via_ptrace) {
+		/* no listener of our own: say ready, wait until the supervisor took one */
+		char c = 'R';
+
+		ret = filter_install(&b->sys->nr, 1, SECCOMP_RET_USER_NOTIF, 0);
+		if (!ret && (write(b->sock[1], &c, 1) != 1 || read(b->sock[1], &c, 1) != 1 || c != 'G'))
+			ret = -EPIPE;
+		close(b->sock[1]);
+		return ret;
+	}
 	listener = filter_install(&b->sys->nr, 1, SECCOMP_RET_USER_NOTIF,
 				  SECCOMP_FILTER_FLAG_NEW_LISTENER);
 	if (listener < 0)
@@ -88,9 +105,54 @@ static void target_finish(struct bench *b)
 	syscall(b->sys->nr, BENCH_STOP_COOKIE);
 }
 
+/* The tracer's way to a listener: stop the target, take it, let it go. */
+static int ptrace_listener(struct bench *b)
+{
+	pid_t pid = b->target_pid;
+	int status, err;
+	long fd;
+	char c;
+
+	if (read(b->sock[0], &c, 1) != 1 || c != 'R')
+		return -EPIPE;
+	if (ptrace(PTRACE_ATTACH, pid, 0, 0))
+		return -errno;
+	if (waitpid(pid, &status, 0) != pid)
+		return -errno;
+	fd = ptrace(PTRACE_SECCOMP_GET_LISTENER, pid, 0, 0);
+	err = errno;
+	ptrace(PTRACE_DETACH, pid, 0, 0);
+	if (fd < 0)
+		return -err;
+	c = 'G';
+	if (write(b->sock[0], &c, 1) != 1) {
+		close((int)fd);
+		return -EPIPE;
+	}
+	return (int)fd;
+}
+
+static int receive(struct bench *b, struct seccomp_notif *req, size_t size)
+{
+	memset(req, 0, size);	/* RECV rejects a dirty buffer (5.5+) */
+	if (b->m->rw_protocol)
+		return read(b->listener, req, size) < 0 ? -errno : 0;
+	return ioctl(b->listener, SECCOMP_IOCTL_NOTIF_RECV, req) ? -errno : 0;
+}
+
+/* The v3 protocol's answer: one write() of the response */
+static int reply_rw(struct bench *b, const struct seccomp_notif *req)
+{
+	struct seccomp_notif_rw_resp resp = { .id = req->id, .val = BENCH_MAGIC };
+
+	return write(b->listener, &resp, sizeof(resp)) < 0 ? -errno : 0;
+}
+
 static int reply(struct bench *b, const struct seccomp_notif *req, struct seccomp_notif_resp *resp,
 		 bool stop)
 {
+	if (b->m->rw_protocol)
+		return reply_rw(b, req);
 	if (b->m->reply == REPLY_ADDFD && !stop) {
 		struct seccomp_notif_addfd addfd = {
 			.id = req->id,
@@ -115,12 +177,12 @@ static int supervise(struct bench *b)
 	struct seccomp_notif_resp *resp;
 	int ret = 0;
 
-	watch_target_exit();
 	close(b->sock[1]);
-	b->listener = fd_recv(b->sock[0]);
+	b->listener = b->m->listener_via_ptrace ? ptrace_listener(b) : fd_recv(b->sock[0]);
 	close(b->sock[0]);
 	if (b->listener < 0)
 		return b->listener;
+	watch_target_exit();	/* after ptrace_listener: its stop raised SIGCHLD too */
 	if (b->m->sync_wake &&
 	    ioctl(b->listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP))
 		return -errno;
@@ -134,15 +196,15 @@ static int supervise(struct bench *b)
 	for (;;) {
 		bool stop;
 
-		memset(req, 0, sizes.seccomp_notif);	/* RECV rejects a dirty buffer (5.5+) */
-		if (ioctl(b->listener, SECCOMP_IOCTL_NOTIF_RECV, req)) {
-			if (errno == EINTR && target_exited())
-				break;	/* the harness reports how the target ended */
-			if (errno == EINTR || errno == ENOENT)
-				continue;	/* interrupted, or the target left the call */
-			ret = -errno;
-			break;
+		ret = receive(b, req, sizes.seccomp_notif);
+		if (ret == -EINTR && target_exited()) {
+			ret = 0;
+			break;	/* the harness reports how the target ended */
 		}
+		if (ret == -EINTR || ret == -ENOENT)
+			continue;	/* interrupted, or the target left the call */
+		if (ret)
+			break;
 		stop = req->data.args[0] == BENCH_STOP_COOKIE;
 		ret = reply(b, req, resp, stop);
 		if (ret == -ENOENT)
@@ -156,13 +218,14 @@ static int supervise(struct bench *b)
 	return ret;
 }
 
-#define UNOTIF(wake_name, sync, reply_name, reply_kind, reply_feature)        \
+#define UNOTIF_NAMED(method_name, sync, reply_kind, feature2, feature3, rw, via_ptrace) \
 	{                                                                      \
-		.name = "unotif/" wake_name "/" reply_name,                    \
-		.needs = { FEAT_USER_NOTIF, reply_feature,                     \
-			   sync ? FEAT_SYNC_WAKE_UP : FEAT_COUNT },            \
+		.name = method_name,                                           \
+		.needs = { FEAT_USER_NOTIF, feature2, feature3 },              \
 		.reply = reply_kind,                                           \
 		.sync_wake = sync,                                             \
+		.rw_protocol = rw,                                             \
+		.listener_via_ptrace = via_ptrace,                             \
 		.sup_prepare = sup_prepare,                                    \
 		.target_setup = target_setup,                                  \
 		.call = call_syscall,                                          \
@@ -170,6 +233,9 @@ static int supervise(struct bench *b)
 		.target_finish = target_finish,                                \
 		.supervise = supervise,                                        \
 	}
+#define UNOTIF(wake_name, sync, reply_name, reply_kind, reply_feature)        \
+	UNOTIF_NAMED("unotif/" wake_name "/" reply_name, sync, reply_kind,    \
+		     reply_feature, sync ? FEAT_SYNC_WAKE_UP : FEAT_COUNT, false, false)
 
 /* FEAT_USER_NOTIF doubles as "nothing more needed" for emulate */
 const struct method method_unotif_async_emulate =
@@ -184,3 +250,10 @@ const struct method method_unotif_sync_continue =
 	UNOTIF("sync", true, "continue", REPLY_CONTINUE, FEAT_NOTIF_CONTINUE);
 const struct method method_unotif_sync_addfd =
 	UNOTIF("sync", true, "addfd", REPLY_ADDFD, FEAT_ADDFD_SEND);
+
+/* the knotif kernel series only (kernel/patches): unsupported elsewhere */
+const struct method method_unotif_rw_emulate =
+	UNOTIF_NAMED("unotif/rw/emulate", false, REPLY_EMULATE, FEAT_NOTIF_RW, FEAT_COUNT, true, false);
+const struct method method_unotif_ptrace_listener_emulate =
+	UNOTIF_NAMED("unotif/ptrace-listener/emulate", false, REPLY_EMULATE, FEAT_PTRACE_LISTENER,
+		     FEAT_COUNT, false, true);

@@ -6,9 +6,9 @@ filter='^(unotif/sync/emulate|pingpong/pipe)/placement:same$'
 
 "$KNOTIF_BENCH" --benchmark_list_tests --benchmark_filter=^unotif/ --placement=same >"$tmp/list" ||
 	fail "list_tests exited $?"
-[ "$(wc -l <"$tmp/list")" = 6 ] || fail "6 unotif variants expected, listed: $(cat "$tmp/list")"
+[ "$(wc -l <"$tmp/list")" = 8 ] || fail "8 unotif variants expected, listed: $(cat "$tmp/list")"
 grep -qx 'unotif/sync/addfd/placement:same' "$tmp/list" || fail "name scheme: $(cat "$tmp/list")"
-[ "$("$KNOTIF_BENCH" --benchmark_list_tests | wc -l)" = 32 ] || fail "default suite is not 16 methods x 2 placements"
+[ "$("$KNOTIF_BENCH" --benchmark_list_tests | wc -l)" = 36 ] || fail "default suite is not 18 methods x 2 placements"
 
 "$KNOTIF_BENCH" --samples=300 --benchmark_repetitions=3 --benchmark_filter="$filter" --placement=same \
 	--benchmark_out="$tmp/run.json" --samples_out="$tmp/samples.csv" >"$tmp/console" 2>"$tmp/err" ||

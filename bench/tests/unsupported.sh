@@ -26,8 +26,21 @@ grep -q 'unotif/sync/emulate/placement:same  unsupported: SECCOMP_USER_NOTIF_FD_
 # a kernel before 5.0: every unotif variant unsupported
 "$DENY_FEATURE" user-notif -- "$KNOTIF_BENCH" "${QUICK[@]}" --placement=same \
 	--benchmark_filter='^unotif/' >"$tmp/out" 2>"$tmp/err" || fail "run without unotif exited $?"
-[ "$(grep -c 'unsupported: SECCOMP_RET_USER_NOTIF needs Linux 5.0' "$tmp/out")" = 6 ] ||
+[ "$(grep -c 'unsupported: SECCOMP_RET_USER_NOTIF needs Linux 5.0' "$tmp/out")" = 8 ] ||
 	fail "not every unotif variant reported unsupported: $(cat "$tmp/out")"
+
+# the v3 interfaces exist only in the knotif kernel series: a stock kernel
+# (this host's, unless it runs kernel/patches) says so, and why
+if ! grep -qwE 'seccomp_get_listener|seccomp_notify_read' /proc/kallsyms 2>/dev/null; then
+	"$KNOTIF_BENCH" "${QUICK[@]}" --placement=same --benchmark_filter='^unotif/(rw|ptrace-listener)/' \
+		--benchmark_out="$tmp/v3.json" >"$tmp/out" 2>"$tmp/err" || fail "v3 run exited $?: $(cat "$tmp/err")"
+	grep -q '^unotif/rw/emulate/placement:same  unsupported: listener read()/write() needs the knotif kernel series (kernel/patches, CONFIG_SECCOMP_USER_NOTIF_RW)' "$tmp/out" ||
+		fail "rw on a stock kernel: $(cat "$tmp/out")"
+	grep -q '^unotif/ptrace-listener/emulate/placement:same  unsupported: PTRACE_SECCOMP_GET_LISTENER (0x42f0) needs the knotif kernel series' "$tmp/out" ||
+		fail "ptrace-listener on a stock kernel: $(cat "$tmp/out")"
+	"$CHECK_JSON" "$tmp/v3.json" --unsupported unotif/rw/emulate/placement:same \
+		--unsupported unotif/ptrace-listener/emulate/placement:same || fail "v3 JSON"
+fi
 
 # one CPU allowed: cross placement cannot be had
 command -v taskset >/dev/null || skip "taskset missing"

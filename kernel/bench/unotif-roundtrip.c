@@ -1,13 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * unotif-roundtrip: SECCOMP_RET_USER_NOTIF emulate round trips through the
- * listener APIs of the knotif kernel series, for vm-bench's A/B runs:
+ * unotif-roundtrip: the smallest harness for vm-bench's A/B runs, beside
+ * knotif-bench (which runs the v3 variants, unotif/rw and
+ * unotif/ptrace-listener, with the mainline ones):
  *
  *   unotif/ioctl/emulate          mainline: NEW_LISTENER + NOTIF_RECV/SEND
- *   unotif/rw/emulate             v3 protocol: read()/write() on the listener
- *                                 (CONFIG_SECCOMP_USER_NOTIF_RW)
- *   unotif/ptrace-listener/emulate  listener from PTRACE_SECCOMP_GET_LISTENER,
- *                                 NOTIF_RECV/SEND
  *   syscall/getppid/native        the same syscall without a filter
  *
  * The target times each trapped getppid() with CLOCK_MONOTONIC on its own
@@ -20,7 +17,6 @@
  *                         [--benchmark_out=FILE] [--benchmark_filter=SUBSTR]
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <sched.h>
 #include <signal.h>
@@ -36,7 +32,6 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -44,33 +39,15 @@
 #include "gbjson.h"
 #include "stats.h"
 
-#ifndef PTRACE_SECCOMP_GET_LISTENER
-#define PTRACE_SECCOMP_GET_LISTENER 0x42f0
-#endif
-
-#ifndef SECCOMP_NOTIF_RW_RESP_SIZE_VER0
-struct seccomp_notif_rw_resp {
-	__u64 id;
-	__s32 error;
-	__u32 __pad0;
-	__s64 val;
-	__u8 return_fd;
-	__u8 __pad1[3];
-	__u32 fd;
-};
-#endif
-
 #define REPLY_VAL 42
 #define WARMUP 2000
 #define MAX_REPS 100
 
-enum variant { V_NATIVE, V_IOCTL, V_RW, V_PTRACE };
+enum variant { V_NATIVE, V_IOCTL };
 
 static const char *const names[] = {
 	[V_NATIVE] = "syscall/getppid/native/placement:same",
 	[V_IOCTL] = "unotif/ioctl/emulate/placement:same",
-	[V_RW] = "unotif/rw/emulate/placement:same",
-	[V_PTRACE] = "unotif/ptrace-listener/emulate/placement:same",
 };
 
 struct shared {
@@ -159,14 +136,11 @@ static void target(enum variant v, int sock, struct shared *sh, int reps,
 	int i, r, listener;
 	char c;
 
-	if (v == V_IOCTL || v == V_RW) {
+	if (v == V_IOCTL) {
 		listener = trap_getppid(SECCOMP_FILTER_FLAG_NEW_LISTENER);
 		if (listener < 0 || send_fd(sock, listener))
 			_exit(2);
 		close(listener);
-	} else if (v == V_PTRACE) {
-		if (trap_getppid(0))
-			_exit(2);
 	}
 	if (write(sock, "R", 1) != 1 || read(sock, &c, 1) != 1 || c != 'G')
 		_exit(3);
@@ -209,58 +183,6 @@ static int serve_ioctl(int listener, long n)
 	return 0;
 }
 
-static int serve_rw(int listener, long n)
-{
-	struct seccomp_notif req;
-	struct seccomp_notif_rw_resp resp;
-
-	while (n-- > 0) {
-		if (read(listener, &req, sizeof(req)) != sizeof(req))
-			return -errno;
-		memset(&resp, 0, sizeof(resp));
-		resp.id = req.id;
-		resp.val = REPLY_VAL;
-		if (write(listener, &resp, sizeof(resp)) != sizeof(resp))
-			return -errno;
-	}
-	return 0;
-}
-
-/* Probe: does the listener speak read()? (EAGAIN when idle, EINVAL if not) */
-static int rw_supported(int listener)
-{
-	struct seccomp_notif req;
-	int fl = fcntl(listener, F_GETFL);
-	int ok;
-
-	fcntl(listener, F_SETFL, fl | O_NONBLOCK);
-	ok = read(listener, &req, sizeof(req)) < 0 && errno == EAGAIN;
-	fcntl(listener, F_SETFL, fl);
-	return ok;
-}
-
-static int get_ptrace_listener(pid_t pid, char *why, size_t len)
-{
-	int listener, status, err;
-
-	if (ptrace(PTRACE_ATTACH, pid, 0, 0)) {
-		snprintf(why, len, "PTRACE_ATTACH: %s", strerror(errno));
-		return -1;
-	}
-	if (waitpid(pid, &status, 0) != pid) {
-		snprintf(why, len, "waitpid: %s", strerror(errno));
-		return -1;
-	}
-	listener = ptrace(PTRACE_SECCOMP_GET_LISTENER, pid, 0, 0);
-	err = errno;
-	ptrace(PTRACE_DETACH, pid, 0, 0);
-	if (listener < 0)
-		snprintf(why, len, "%sPTRACE_SECCOMP_GET_LISTENER (0x%x): %s",
-			 err == EIO ? "unsupported: " : "",
-			 PTRACE_SECCOMP_GET_LISTENER, strerror(err));
-	return listener;
-}
-
 /*
  * Run one variant. Returns 0 with the samples in @sh, 1 when unsupported
  * (@why says why), -1 on failure (@why says why).
@@ -289,7 +211,7 @@ static int run(enum variant v, struct shared *sh, int reps, int samples,
 	}
 	close(sock[1]);
 
-	if (v == V_IOCTL || v == V_RW) {
+	if (v == V_IOCTL) {
 		listener = recv_fd(sock[0]);
 		if (listener < 0) {
 			snprintf(why, len, "no listener from the target");
@@ -302,27 +224,13 @@ static int run(enum variant v, struct shared *sh, int reps, int samples,
 		ret = -1;
 		goto out_kill;
 	}
-	if (v == V_PTRACE) {
-		listener = get_ptrace_listener(pid, why, len);
-		if (listener < 0) {
-			ret = strncmp(why, "unsupported", 11) ? -1 : 1;
-			goto out_kill;
-		}
-	}
-	if (v == V_RW && !rw_supported(listener)) {
-		snprintf(why, len, "unsupported: listener read()/write() (CONFIG_SECCOMP_USER_NOTIF_RW)");
-		ret = 1;
-		goto out_kill;
-	}
 	if (write(sock[0], "G", 1) != 1) {
 		snprintf(why, len, "cannot start the target");
 		ret = -1;
 		goto out_kill;
 	}
 
-	if (v == V_RW)
-		ret = serve_rw(listener, total);
-	else if (v != V_NATIVE)
+	if (v == V_IOCTL)
 		ret = serve_ioctl(listener, total);
 	if (ret) {
 		snprintf(why, len, "supervisor: %s", strerror(-ret));
@@ -433,7 +341,7 @@ int main(int argc, char **argv)
 	rows = json_array();
 
 	printf("%-48s %12s %12s %12s %8s\n", "# benchmark", "mean ns", "p50 ns", "p99 ns", "cv");
-	for (v = V_NATIVE; v <= V_PTRACE; v++) {
+	for (v = V_NATIVE; v <= V_IOCTL; v++) {
 		char why[256] = "";
 		int ret;
 
