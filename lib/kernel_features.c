@@ -8,13 +8,13 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "compat.h"
 #include "filter.h"
+#include "notif.h"
 
 static const struct {
 	const char *name;
@@ -144,17 +144,13 @@ static int ptrace_listener_probe(void)
 	close(ready[1]);
 	if (read(ready[0], &c, 1) != 1 || c != 'R')
 		ret = -ENOSYS;
-	else if (ptrace(PTRACE_ATTACH, pid, 0, 0))
-		ret = -errno;
-	else if (waitpid(pid, &status, 0) != pid)
-		ret = -errno;
 	else {
-		long fd = ptrace(PTRACE_SECCOMP_GET_LISTENER, pid, 0, 0);
+		int fd = notif_ptrace_listener(pid, 0);
 
 		if (fd < 0)
-			ret = -errno;
+			ret = fd;
 		else
-			close((int)fd);
+			close(fd);
 	}
 	close(ready[0]);
 	kill(pid, SIGKILL);

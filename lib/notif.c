@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/ptrace.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "compat.h"
@@ -69,4 +71,19 @@ int notif_id_valid(int listener, uint64_t id)
 int notif_set_sync_wakeup(int listener)
 {
 	return ioctl(listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP) ? -errno : 0;
+}
+
+int notif_ptrace_listener(pid_t pid, unsigned long nth)
+{
+	int status, err;
+	long fd;
+
+	if (ptrace(PTRACE_ATTACH, pid, 0, 0))
+		return -errno;
+	if (waitpid(pid, &status, 0) != pid)
+		return -errno;
+	fd = ptrace(PTRACE_SECCOMP_GET_LISTENER, pid, nth, 0);
+	err = errno;
+	ptrace(PTRACE_DETACH, pid, 0, 0);
+	return fd < 0 ? -err : (int)fd;
 }

@@ -5,6 +5,7 @@
 #include <linux/seccomp.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /*
  * The supervisor's side of one seccomp listener: RECV, SEND, ID_VALID, with
@@ -36,5 +37,14 @@ int notif_id_valid(int listener, uint64_t id);
 
 /* SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (6.6): wake the supervisor on the target's CPU. */
 int notif_set_sync_wakeup(int listener);
+
+/*
+ * The knotif kernel series' way to a listener (kernel/patches 0003): attach
+ * to pid (a child, or one ptrace may attach to), wait for its stop, take the
+ * listener of its filter number nth (0: the first installed) with
+ * PTRACE_SECCOMP_GET_LISTENER, detach. Setup, not one system call like the
+ * rest. The listener, or -errno: -EIO from a kernel without the request.
+ */
+int notif_ptrace_listener(pid_t pid, unsigned long nth);
 
 #endif

@@ -16,11 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -28,6 +26,7 @@
 #include "fdpass.h"
 #include "filter.h"
 #include "harness.h"
+#include "notif.h"
 
 static int sup_prepare(struct bench *b)
 {
@@ -105,31 +104,23 @@ static void target_finish(struct bench *b)
 	syscall(b->sys->nr, BENCH_STOP_COOKIE);
 }
 
-/* The tracer's way to a listener: stop the target, take it, let it go. */
+/* The tracer's way to a listener: once the target has its filter, take it. */
 static int ptrace_listener(struct bench *b)
 {
-	pid_t pid = b->target_pid;
-	int status, err;
-	long fd;
+	int fd;
 	char c;
 
 	if (read(b->sock[0], &c, 1) != 1 || c != 'R')
 		return -EPIPE;
-	if (ptrace(PTRACE_ATTACH, pid, 0, 0))
-		return -errno;
-	if (waitpid(pid, &status, 0) != pid)
-		return -errno;
-	fd = ptrace(PTRACE_SECCOMP_GET_LISTENER, pid, 0, 0);
-	err = errno;
-	ptrace(PTRACE_DETACH, pid, 0, 0);
+	fd = notif_ptrace_listener(b->target_pid, 0);
 	if (fd < 0)
-		return -err;
+		return fd;
 	c = 'G';
 	if (write(b->sock[0], &c, 1) != 1) {
-		close((int)fd);
+		close(fd);
 		return -EPIPE;
 	}
-	return (int)fd;
+	return fd;
 }
 
 static int receive(struct bench *b, struct seccomp_notif *req, size_t size)
