@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
+
 struct table_row {
 	char **cells;	/* NULL for a note */
 	char *note;
@@ -61,13 +63,14 @@ void table_add(struct table *t, const char *const *cells)
 	r->cells = calloc((size_t)t->ncols, sizeof(char *));
 	if (!r->cells)
 		abort();
+	/* a cell is one line of a terminal, whatever a name in it holds */
 	for (int c = 0; c < t->ncols; c++)
-		r->cells[c] = xstrdup(cells[c]);
+		r->cells[c] = escape_text(cells[c]);
 }
 
 void table_add_note(struct table *t, const char *note)
 {
-	next_row(t)->note = xstrdup(note);
+	next_row(t)->note = escape_text(note);
 }
 
 /* columns a cell takes on a terminal: UTF-8 code points ("µs" is 2, not 3) */

@@ -6,7 +6,9 @@
 
 /*
  * A console table: columns sized to their widest cell, text left-aligned,
- * numbers right-aligned, so a person reads it at a glance.
+ * numbers right-aligned, so a person reads it at a glance. Cells and notes
+ * are escaped (escape.h): a newline or a terminal escape sequence in a name
+ * cannot forge a row or drive the terminal.
  */
 struct table;
 
