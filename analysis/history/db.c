@@ -5,15 +5,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "check.h"
+#include "class.h"
+#include "pool.h"
 #include "why.h"
 
-static const char schema_sql[] =
-	"CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
-	"CREATE TABLE runs("
-	"  id INTEGER PRIMARY KEY,"
+/* one layout for both stores: runs(id, then these), id is the store's own integer key */
+static const char runs_columns[] =
 	"  recorded_at TEXT NOT NULL,"		/* UTC, when it was recorded */
 	"  name TEXT UNIQUE,"			/* a named baseline; NULL when unnamed */
 	"  date TEXT, git_sha TEXT, kernel_release TEXT, kernel_version TEXT,"
@@ -23,13 +24,22 @@ static const char schema_sql[] =
 	"  command_line TEXT,"			/* JSON array */
 	"  config TEXT,"			/* JSON: all of context.knotif */
 	"  source TEXT,"			/* the file it was recorded from */
-	"  document TEXT NOT NULL);"		/* the whole result file */
-	"CREATE TABLE results("
-	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  document TEXT NOT NULL,"		/* the whole result file */
+	"  machine_class TEXT,"			/* class.h */
+	"  gate TEXT";				/* the gate's verdict on it: pass, fail, NULL */
+
+static const char *const tables_after_runs[] = {
+	"CREATE TABLE IF NOT EXISTS results("
+	"  run_id BIGINT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
 	"  benchmark TEXT NOT NULL, repetition INTEGER,"
-	"  real_time REAL, cpu_time REAL, p50 REAL, p99 REAL, floor_ratio REAL,"
-	"  error_message TEXT);"
-	"CREATE INDEX results_by_benchmark ON results(benchmark, run_id);";
+	"  real_time DOUBLE PRECISION, cpu_time DOUBLE PRECISION, p50 DOUBLE PRECISION,"
+	"  p99 DOUBLE PRECISION, floor_ratio DOUBLE PRECISION, error_message TEXT)",
+	"CREATE INDEX IF NOT EXISTS results_by_benchmark ON results(benchmark, run_id)",
+	"CREATE INDEX IF NOT EXISTS results_by_run ON results(run_id)",
+	"CREATE INDEX IF NOT EXISTS runs_by_class ON runs(machine_class, id)",
+};
+
+#define MAX_ATTEMPTS 12
 
 int history_default_path(char *buf, size_t len)
 {
@@ -45,248 +55,358 @@ int history_default_path(char *buf, size_t len)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-static int exec(sqlite3 *db, const char *sql, char *why, size_t len)
+/* one row, one column, as text (NULL when there is no row or it is NULL) */
+static int query_value(struct store *s, const char *sql, int n, const char *const *params,
+		       char **value, char *why, size_t len)
 {
-	char *msg = NULL;
+	struct store_rows r;
+	int err = store_query(s, sql, n, params, &r, why, len);
 
-	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		why_fail(-EIO, why, len, "%s", msg ? msg : sqlite3_errmsg(db));
-		sqlite3_free(msg);
-		return -EIO;
-	}
+	*value = NULL;
+	if (err)
+		return err;
+	if (r.nrows && r.ncols && store_cell(&r, 0, 0))
+		*value = strdup(store_cell(&r, 0, 0));
+	store_rows_free(&r);
 	return 0;
 }
 
-/* -1 when the meta table is missing */
-static int schema_version(sqlite3 *db, char *why, size_t len)
+/* 0 when the store has no history yet */
+static int schema_version(struct store *s, char *why, size_t len)
 {
-	sqlite3_stmt *st;
-	int v = -1, rc;
+	char *v;
+	int err = s->ops->has_table(s, "meta", why, len);
 
-	rc = sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'schema_version'", -1, &st, NULL);
-	if (rc != SQLITE_OK) {
-		/* a file that is not SQLite fails here, not at open */
-		if (strstr(sqlite3_errmsg(db), "no such table"))
-			return -1;
-		return why_fail(-EINVAL, why, len, "%s", sqlite3_errmsg(db));
-	}
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return v < 0 ? -1 : v;
-}
-
-static int create_schema(sqlite3 *db, char *why, size_t len)
-{
-	char sql[2048];
-	int err;
-
-	snprintf(sql, sizeof(sql),
-		 "BEGIN; %s INSERT INTO meta VALUES('schema_version', '%d'); COMMIT;",
-		 schema_sql, HISTORY_SCHEMA_VERSION);
-	err = exec(db, sql, why, len);
+	if (err <= 0)
+		return err;
+	err = query_value(s, "SELECT value FROM meta WHERE key = 'schema_version'", 0, NULL, &v, why, len);
 	if (err)
-		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		return err;
+	err = v ? atoi(v) : 0;
+	free(v);
 	return err;
 }
 
-int history_open(sqlite3 **db, const char *path, bool create, char *why, size_t len)
+/*
+ * Runs body inside one write transaction; when it loses a race with
+ * another writer (-EAGAIN) it is rolled back and run again, after a
+ * random pause that grows with each attempt.
+ */
+static int in_transaction(struct store *s, const char *begin,
+			  int (*body)(struct store *, void *, char *, size_t), void *arg, char *why, size_t len)
 {
-	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0), v;
-	struct stat sb;
+	static bool seeded;
+	int err = 0;
 
-	*db = NULL;
-	if (!create && stat(path, &sb))
-		return why_fail(-ENOENT, why, len, "no history at %s (record a run first)", path);
-	if (sqlite3_open_v2(path, db, flags, NULL) != SQLITE_OK) {
-		why_fail(-EIO, why, len, "cannot open history %s: %s", path,
-		     *db ? sqlite3_errmsg(*db) : "out of memory");
-		sqlite3_close(*db);
-		*db = NULL;
-		return -EIO;
+	/* writers that collided once must not pause in step and collide again */
+	if (!seeded) {
+		srand((unsigned)getpid() ^ (unsigned)time(NULL));
+		seeded = true;
 	}
-	sqlite3_busy_timeout(*db, 5000);	/* CI jobs may record concurrently */
-	v = schema_version(*db, why, len);
-	if (v == -EINVAL)
-		goto bad;
-	if (v == -1) {
-		if (create_schema(*db, why, len))
-			goto bad;
-		v = HISTORY_SCHEMA_VERSION;
+	for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+		if (attempt)
+			usleep((useconds_t)(1000 * (1 + rand() % (10 << (attempt < 6 ? attempt : 6)))));
+		err = store_exec(s, begin, why, len);
+		if (!err && begin == s->ops->begin_schema && s->ops->lock_schema)
+			err = store_exec(s, s->ops->lock_schema, why, len);
+		if (!err)
+			err = body(s, arg, why, len);
+		if (!err) {
+			err = store_exec(s, "COMMIT", why, len);
+			if (err == -EPIPE) {
+				char msg[512];
+
+				snprintf(msg, sizeof(msg), "%s", why);
+				return why_fail(-EPIPE, why, len,
+						"%s (during COMMIT: check with 'knotif-history list' whether it was stored)",
+						msg);
+			}
+			if (!err)
+				return 0;
+		}
+		if (err == -EPIPE)
+			return err;
+		{
+			char ignored[64];
+
+			store_exec(s, "ROLLBACK", ignored, sizeof(ignored));
+		}
+		if (err != -EAGAIN)
+			return err;
 	}
-	if (v != HISTORY_SCHEMA_VERSION) {
-		why_fail(-EINVAL, why, len, "history %s has schema version %d; this knotif-history reads %d",
-		     path, v, HISTORY_SCHEMA_VERSION);
-		goto bad_msg;
+	return err;
+}
+
+static int set_class(struct store *s, const char *id, char *why, size_t len)
+{
+	char label[64], cls[512];
+	struct gb_file run;
+	const char *params[2] = { cls, id };
+	int err;
+
+	snprintf(label, sizeof(label), "run #%s", id);
+	err = history_document(s, atoll(id), label, &run, why, len);
+	if (err)
+		return err;
+	history_machine_class(&run, cls, sizeof(cls));
+	gb_file_free(&run);
+	return store_query(s, "UPDATE runs SET machine_class = $1 WHERE id = CAST($2 AS BIGINT)", 2, params,
+			   NULL, why, len);
+}
+
+/* schema 1 (SQLite only: PostgreSQL came with 2) to 2: the class of every stored run */
+static int migrate_1_to_2(struct store *s, char *why, size_t len)
+{
+	struct store_rows ids;
+	int err = store_exec(s, "ALTER TABLE runs ADD COLUMN machine_class TEXT", why, len);
+
+	if (!err)
+		err = store_exec(s, "ALTER TABLE runs ADD COLUMN gate TEXT", why, len);
+	if (!err)
+		err = store_exec(s, "CREATE INDEX IF NOT EXISTS runs_by_class ON runs(machine_class, id)", why, len);
+	if (!err)
+		err = store_exec(s, "CREATE INDEX IF NOT EXISTS results_by_run ON results(run_id)", why, len);
+	if (err || (err = store_query(s, "SELECT id FROM runs", 0, NULL, &ids, why, len)))
+		return err;
+	for (size_t i = 0; !err && i < ids.nrows; i++)
+		err = set_class(s, store_cell(&ids, i, 0), why, len);
+	store_rows_free(&ids);
+	return err;
+}
+
+static int create_schema(struct store *s, char *why, size_t len)
+{
+	char sql[2048], version[16];
+	const char *params[1] = { version };
+	int err = 0;
+
+	err = store_exec(s, "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+			 why, len);
+	snprintf(sql, sizeof(sql), "CREATE TABLE IF NOT EXISTS runs(%s, %s)", s->ops->id_column, runs_columns);
+	if (!err)
+		err = store_exec(s, sql, why, len);
+	for (size_t i = 0; !err && i < sizeof(tables_after_runs) / sizeof(tables_after_runs[0]); i++)
+		err = store_exec(s, tables_after_runs[i], why, len);
+	snprintf(version, sizeof(version), "%d", HISTORY_SCHEMA_VERSION);
+	return err ? err : store_query(s, "INSERT INTO meta VALUES('schema_version', $1)", 1, params,
+				       NULL, why, len);
+}
+
+/* inside the schema transaction: look again, another client may have just done it */
+static int bring_schema(struct store *s, void *arg, char *why, size_t len)
+{
+	int v = schema_version(s, why, len), err;
+	char version[16];
+	const char *params[1] = { version };
+
+	(void)arg;
+	if (v < 0)
+		return v;
+	if (v == 0)
+		return create_schema(s, why, len);
+	if (v > HISTORY_SCHEMA_VERSION)
+		return why_fail(-EPROTO, why, len, "it has schema version %d; this knotif-history reads %d",
+				v, HISTORY_SCHEMA_VERSION);
+	if (v == 1 && (err = migrate_1_to_2(s, why, len)))
+		return err;
+	snprintf(version, sizeof(version), "%d", HISTORY_SCHEMA_VERSION);
+	return store_query(s, "UPDATE meta SET value = $1 WHERE key = 'schema_version'", 1, params, NULL,
+			   why, len);
+}
+
+int history_open(struct store **out, const char *uri, bool create, char *why, size_t len)
+{
+	struct store *s;
+	int v, err;
+
+	err = store_open(&s, uri, create, why, len);
+	if (err)
+		return err;
+	v = schema_version(s, why, len);
+	if (v == HISTORY_SCHEMA_VERSION) {
+		*out = s;
+		return 0;
 	}
-	exec(*db, "PRAGMA foreign_keys = ON", why, len);
+	if (v == 0 && !create) {
+		err = why_fail(-ENOENT, why, len, "no history in %s (record a run first)", s->where);
+		goto fail;
+	}
+	err = v < 0 ? v : v > HISTORY_SCHEMA_VERSION ? -EPROTO : in_transaction(s, s->ops->begin_schema, bring_schema, NULL, why, len);
+	if (v > HISTORY_SCHEMA_VERSION)
+		why_fail(err, why, len, "it has schema version %d; this knotif-history reads %d", v,
+			 HISTORY_SCHEMA_VERSION);
+	if (err) {
+		char msg[512];
+
+		snprintf(msg, sizeof(msg), "%s", why);
+		why_fail(err, why, len, "cannot use history %s: %s", s->where, msg);
+		goto fail;
+	}
+	*out = s;
 	return 0;
-bad: {
-	char msg[256];
-
-	snprintf(msg, sizeof(msg), "%s", why);
-	why_fail(-EINVAL, why, len, "cannot use history %s: %s", path, msg);
-}
-bad_msg:
-	sqlite3_close(*db);
-	*db = NULL;
-	return -EINVAL;
+fail:
+	store_close(s);
+	*out = NULL;
+	return err;
 }
 
-static char *dump(json_t *v)
+/* numbers as the text both stores parse; NULL for what the file lacks */
+static char *int_text(json_t *v)
 {
-	return v ? json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+	char buf[32];
+
+	if (!json_is_integer(v))
+		return NULL;
+	snprintf(buf, sizeof(buf), "%lld", (long long)json_integer_value(v));
+	return strdup(buf);
 }
 
-static void bind_text(sqlite3_stmt *st, int i, const char *s)
+static char *real_text(double v, char *buf, size_t len)
 {
-	if (s && *s)
-		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
-	else
-		sqlite3_bind_null(st, i);
+	if (v != v)
+		return NULL;
+	snprintf(buf, len, "%.17g", v);
+	return buf;
 }
 
-static void bind_int(sqlite3_stmt *st, int i, json_t *v)
+static const char *text_or_null(const char *s)
 {
-	if (json_is_integer(v))
-		sqlite3_bind_int64(st, i, json_integer_value(v));
-	else
-		sqlite3_bind_null(st, i);
+	return s && *s ? s : NULL;
 }
 
-static int insert_run(sqlite3 *db, const struct gb_file *run, const char *source, const char *name,
-		      long long *id)
+struct record {
+	const struct gb_file *run;
+	const char *source, *name, *gate;
+	long long id;
+};
+
+static int name_taken(struct store *s, const char *name, char *why, size_t len)
+{
+	char *taken;
+	int err = query_value(s, "SELECT id FROM runs WHERE name = $1", 1, &name, &taken, why, len);
+
+	if (err || !taken)
+		return err;
+	why_fail(-EEXIST, why, len, "the name '%s' is already run #%s's", name, taken);
+	free(taken);
+	return -EEXIST;
+}
+
+static int insert_run(struct store *s, struct record *rec, char *why, size_t len)
 {
 	static const char sql[] =
 		"INSERT INTO runs(recorded_at, name, date, git_sha, kernel_release, kernel_version,"
 		" host, cpu_model, num_cpus, syscall, samples_per_repetition, repetitions,"
-		" placements, command_line, config, source, document)"
-		" VALUES(strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+		" placements, command_line, config, source, document, machine_class, gate)"
+		" VALUES($1, $2, $3, $4, $5, $6, $7, $8, CAST($9 AS INTEGER), $10,"
+		" CAST($11 AS INTEGER), CAST($12 AS INTEGER), $13, $14, $15, $16, $17, $18, $19)"
+		" RETURNING id";
+	const struct gb_file *run = rec->run;
 	json_t *k = json_object_get(run->context, "knotif");
-	char *placements = dump(json_object_get(k, "placements"));
-	char *cmd = dump(json_object_get(k, "command_line")), *config = dump(k);
+	char *placements = json_dumps(json_object_get(k, "placements"), JSON_COMPACT | JSON_ENCODE_ANY);
+	char *cmd = json_dumps(json_object_get(k, "command_line"), JSON_COMPACT | JSON_ENCODE_ANY);
+	char *config = json_dumps(k, JSON_COMPACT | JSON_ENCODE_ANY);
 	char *doc = json_dumps(run->root, JSON_COMPACT | JSON_REAL_PRECISION(17));
-	sqlite3_stmt *st;
-	int rc;
+	char *ncpu = int_text(json_object_get(run->context, "num_cpus"));
+	char *samples = int_text(json_object_get(k, "samples_per_repetition"));
+	char *reps = int_text(json_object_get(k, "repetitions"));
+	char now[32], cls[512], *id = NULL;
+	time_t t = time(NULL);
+	struct tm tm;
+	int err;
 
-	rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
-	if (rc == SQLITE_OK) {
-		bind_text(st, 1, name);
-		bind_text(st, 2, gb_context_str(run, "date"));
-		bind_text(st, 3, gb_knotif_str(run, "git_sha"));
-		bind_text(st, 4, gb_knotif_str(run, "kernel_release"));
-		bind_text(st, 5, gb_knotif_str(run, "kernel_version"));
-		bind_text(st, 6, gb_context_str(run, "host_name"));
-		bind_text(st, 7, gb_knotif_str(run, "cpu_model"));
-		bind_int(st, 8, json_object_get(run->context, "num_cpus"));
-		bind_text(st, 9, gb_knotif_str(run, "syscall"));
-		bind_int(st, 10, json_object_get(k, "samples_per_repetition"));
-		bind_int(st, 11, json_object_get(k, "repetitions"));
-		bind_text(st, 12, placements);
-		bind_text(st, 13, cmd);
-		bind_text(st, 14, config);
-		bind_text(st, 15, source);
-		bind_text(st, 16, doc);
-		rc = sqlite3_step(st);
-		sqlite3_finalize(st);
+	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
+	history_machine_class(run, cls, sizeof(cls));
+	{
+		const char *p[] = {
+			now, rec->name, text_or_null(gb_context_str(run, "date")),
+			text_or_null(gb_knotif_str(run, "git_sha")),
+			text_or_null(gb_knotif_str(run, "kernel_release")),
+			text_or_null(gb_knotif_str(run, "kernel_version")),
+			text_or_null(gb_context_str(run, "host_name")),
+			text_or_null(gb_knotif_str(run, "cpu_model")), ncpu,
+			text_or_null(gb_knotif_str(run, "syscall")), samples, reps, placements, cmd,
+			config, rec->source, doc, cls, rec->gate,
+		};
+
+		err = doc ? query_value(s, sql, 19, p, &id, why, len) : why_fail(-ENOMEM, why, len, "out of memory");
 	}
+	if (!err && !id)
+		err = why_fail(-EIO, why, len, "%s: the new run got no id", s->where);
+	if (!err)
+		rec->id = atoll(id);
+	free(id);
 	free(placements);
 	free(cmd);
 	free(config);
 	free(doc);
-	*id = sqlite3_last_insert_rowid(db);
-	return rc;
+	free(ncpu);
+	free(samples);
+	free(reps);
+	return err;
 }
 
-static void bind_real(sqlite3_stmt *st, int i, double v)
-{
-	if (v == v)
-		sqlite3_bind_double(st, i, v);
-	else
-		sqlite3_bind_null(st, i);
-}
-
-static int insert_results(sqlite3 *db, const struct gb_file *run, long long id)
+static int insert_results(struct store *s, const struct record *rec, char *why, size_t len)
 {
 	static const char sql[] =
 		"INSERT INTO results(run_id, benchmark, repetition, real_time, cpu_time, p50, p99,"
-		" floor_ratio, error_message) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)";
-	sqlite3_stmt *st;
-	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+		" floor_ratio, error_message) VALUES(CAST($1 AS BIGINT), $2, CAST($3 AS INTEGER),"
+		" CAST($4 AS DOUBLE PRECISION), CAST($5 AS DOUBLE PRECISION), CAST($6 AS DOUBLE PRECISION),"
+		" CAST($7 AS DOUBLE PRECISION), CAST($8 AS DOUBLE PRECISION), $9)";
+	const struct gb_file *run = rec->run;
+	char id[32], rep[32], fig[GB_FIGURE_COUNT][32];
+	int err = 0;
 
-	for (size_t i = 0; rc == SQLITE_OK && i < run->count; i++) {
-		const struct gb_series *s = &run->series[i];
-		size_t rows = s->error ? 1 : s->reps;
+	snprintf(id, sizeof(id), "%lld", rec->id);
+	for (size_t i = 0; !err && i < run->count; i++) {
+		const struct gb_series *s_ = &run->series[i];
+		size_t rows = s_->error ? 1 : s_->reps;
 
-		for (size_t r = 0; r < rows && rc == SQLITE_OK; r++) {
-			sqlite3_reset(st);
-			sqlite3_clear_bindings(st);
-			sqlite3_bind_int64(st, 1, id);
-			bind_text(st, 2, s->name);
-			if (s->error) {
-				bind_text(st, 9, s->error);
+		for (size_t r = 0; !err && r < rows; r++) {
+			const char *p[9] = { id, s_->name };
+
+			if (s_->error) {
+				p[8] = s_->error;
 			} else {
-				sqlite3_bind_int64(st, 3, (sqlite3_int64)r);
+				snprintf(rep, sizeof(rep), "%zu", r);
+				p[2] = rep;
 				for (int k = 0; k < GB_FIGURE_COUNT; k++)
-					bind_real(st, 4 + k, s->fig[k][r]);
+					p[3 + k] = real_text(s_->fig[k][r], fig[k], sizeof(fig[k]));
 			}
-			rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+			err = store_query(s, sql, 9, p, NULL, why, len);
 		}
 	}
-	sqlite3_finalize(st);
-	return rc;
+	return err;
 }
 
-int history_record(sqlite3 *db, const struct gb_file *run, const char *source, const char *name,
-		   long long *id, char *why, size_t len)
+static int record_body(struct store *s, void *arg, char *why, size_t len)
 {
-	int rc;
+	struct record *rec = arg;
+	int err = rec->name ? name_taken(s, rec->name, why, len) : 0;
 
-	if (name) {
-		long long *ids = NULL, taken;
-		size_t n = 0;
-
-		if (!strcmp(name, "last") || !strncmp(name, "last:", 5) || !strncmp(name, "id:", 3) || !*name)
-			return why_fail(-EINVAL, why, len,
-				    "'%s' cannot name a run: it reads as a selector (last, last:N, id:N)", name);
-		if (!history_select(db, name, &ids, &n, why, len)) {
-			taken = ids[0];
-			free(ids);
-			return why_fail(-EEXIST, why, len, "the name '%s' is already run #%lld's", name, taken);
-		}
-	}
-	if (exec(db, "BEGIN IMMEDIATE", why, len))
-		return -EIO;
-	rc = insert_run(db, run, source, name, id);
-	if (rc == SQLITE_DONE)
-		rc = insert_results(db, run, *id);
-	else
-		rc = SQLITE_ERROR;
-	if (rc != SQLITE_OK) {
-		why_fail(-EIO, why, len, "recording: %s", sqlite3_errmsg(db));
-		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-		return -EIO;
-	}
-	return exec(db, "COMMIT", why, len);
+	if (!err)
+		err = insert_run(s, rec, why, len);
+	if (!err)
+		err = insert_results(s, rec, why, len);
+	return err;
 }
 
-static int collect_ids(sqlite3_stmt *st, long long **ids, size_t *n)
+int history_record(struct store *s, const struct gb_file *run, const char *source, const char *name,
+		   const char *gate, long long *id, char *why, size_t len)
 {
-	size_t cap = 0;
+	struct record rec = { run, source, name, gate, 0 };
+	int err;
 
-	*ids = NULL;
-	*n = 0;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		if (*n == cap) {
-			long long *p = realloc(*ids, (cap = cap ? 2 * cap : 8) * sizeof(*p));
-
-			if (!p)
-				return -ENOMEM;
-			*ids = p;
-		}
-		(*ids)[(*n)++] = sqlite3_column_int64(st, 0);
-	}
-	return 0;
+	if (name && (!strcmp(name, "last") || !strncmp(name, "last:", 5) || !strncmp(name, "id:", 3) || !*name))
+		return why_fail(-EINVAL, why, len,
+				"'%s' cannot name a run: it reads as a selector (last, last:N, id:N)", name);
+	err = in_transaction(s, s->ops->begin_write, record_body, &rec, why, len);
+	/* a name taken by a writer that won the race: say whose */
+	if (err == -EEXIST && name && !strstr(why, "is already run #"))
+		name_taken(s, name, why, len);
+	if (!err)
+		*id = rec.id;
+	return err;
 }
 
 static long long parse_count(const char *s)
@@ -299,11 +419,22 @@ static long long parse_count(const char *s)
 	return errno || end == s || *end || v < 1 ? -1 : v;
 }
 
-int history_select(sqlite3 *db, const char *selector, long long **ids, size_t *n,
-		   char *why, size_t len)
+int history_select(struct store *s, const char *selector, const char *machine_class,
+		   long long **ids, size_t *n, char *why, size_t len)
 {
-	sqlite3_stmt *st;
+	/* $2: the class, or NULL for any */
+	static const char last_sql[] =
+		"SELECT id FROM (SELECT id FROM runs WHERE (gate IS NULL OR gate <> 'fail')"
+		" AND (CAST($2 AS TEXT) IS NULL OR machine_class = $2) ORDER BY id DESC LIMIT CAST($1 AS BIGINT)) AS newest"
+		" ORDER BY id";
+	static const char id_sql[] =
+		"SELECT id FROM runs WHERE id = CAST($1 AS BIGINT) AND (CAST($2 AS TEXT) IS NULL OR machine_class = $2)";
+	static const char name_sql[] =
+		"SELECT id FROM runs WHERE name = $1 AND (CAST($2 AS TEXT) IS NULL OR machine_class = $2)";
+	const char *sql, *params[2] = { NULL, machine_class };
+	char count_text[32];
 	long long count = 0;
+	struct store_rows r;
 	int err;
 
 	*ids = NULL;
@@ -312,29 +443,39 @@ int history_select(sqlite3 *db, const char *selector, long long **ids, size_t *n
 		count = selector[4] ? parse_count(selector + 5) : 1;
 		if (count < 1)
 			return why_fail(-EINVAL, why, len, "invalid baseline '%s' (expected last:N, N ≥ 1)", selector);
-		sqlite3_prepare_v2(db, "SELECT id FROM (SELECT id FROM runs ORDER BY id DESC LIMIT ?)"
-				   " ORDER BY id", -1, &st, NULL);
-		sqlite3_bind_int64(st, 1, count);
+		snprintf(count_text, sizeof(count_text), "%lld", count);
+		sql = last_sql;
+		params[0] = count_text;
 	} else if (!strncmp(selector, "id:", 3)) {
-		long long id = parse_count(selector + 3);
-
-		if (id < 1)
+		if (parse_count(selector + 3) < 1)
 			return why_fail(-EINVAL, why, len, "invalid run '%s' (expected id:N, N ≥ 1)", selector);
-		sqlite3_prepare_v2(db, "SELECT id FROM runs WHERE id = ?", -1, &st, NULL);
-		sqlite3_bind_int64(st, 1, id);
+		sql = id_sql;
+		params[0] = selector + 3;
 	} else {
-		sqlite3_prepare_v2(db, "SELECT id FROM runs WHERE name = ?", -1, &st, NULL);
-		sqlite3_bind_text(st, 1, selector, -1, SQLITE_TRANSIENT);
+		sql = name_sql;
+		params[0] = selector;
 	}
-	err = collect_ids(st, ids, n);
-	sqlite3_finalize(st);
+	err = store_query(s, sql, 2, params, &r, why, len);
 	if (err)
-		return why_fail(err, why, len, "out of memory");
+		return err;
+	*ids = calloc(r.nrows ? r.nrows : 1, sizeof(**ids));
+	if (!*ids) {
+		store_rows_free(&r);
+		return why_fail(-ENOMEM, why, len, "out of memory");
+	}
+	for (size_t i = 0; i < r.nrows; i++)
+		(*ids)[i] = atoll(store_cell(&r, i, 0));
+	*n = r.nrows;
+	store_rows_free(&r);
 	if (count && (long long)*n < count)
-		err = why_fail(-ENOENT, why, len, "'%s' needs %lld run%s; the history holds %zu",
-			   selector, count, count == 1 ? "" : "s", *n);
+		err = why_fail(-ENOENT, why, len, "'%s' needs %lld run%s; the history holds %zu%s%s%s",
+			       selector, count, count == 1 ? "" : "s", *n,
+			       machine_class ? " of class '" : "", machine_class ? machine_class : "",
+			       machine_class ? "'" : "");
 	else if (!*n)
-		err = why_fail(-ENOENT, why, len, "no run %s in the history", selector);
+		err = why_fail(-ENOENT, why, len, "no run %s in the history%s%s%s", selector,
+			       machine_class ? " of class '" : "", machine_class ? machine_class : "",
+			       machine_class ? "'" : "");
 	if (err) {
 		free(*ids);
 		*ids = NULL;
@@ -343,19 +484,61 @@ int history_select(sqlite3 *db, const char *selector, long long **ids, size_t *n
 	return err;
 }
 
-int history_document(sqlite3 *db, long long id, const char *label, struct gb_file *out,
+int history_document(struct store *s, long long id, const char *label, struct gb_file *out,
 		     char *why, size_t len)
 {
-	sqlite3_stmt *st;
+	char idt[32], *doc;
+	const char *params[1] = { idt };
 	json_error_t jerr;
 	json_t *root = NULL;
+	int err;
 
-	sqlite3_prepare_v2(db, "SELECT document FROM runs WHERE id = ?", -1, &st, NULL);
-	sqlite3_bind_int64(st, 1, id);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		root = json_loads((const char *)sqlite3_column_text(st, 0), 0, &jerr);
-	sqlite3_finalize(st);
+	snprintf(idt, sizeof(idt), "%lld", id);
+	err = query_value(s, "SELECT document FROM runs WHERE id = CAST($1 AS BIGINT)", 1, params, &doc,
+			  why, len);
+	if (err)
+		return err;
+	if (doc)
+		root = json_loads(doc, 0, &jerr);
+	free(doc);
 	if (!root)
 		return why_fail(-ENOENT, why, len, "run #%lld: no readable document", id);
 	return gb_file_from_json(out, root, label, why, len);
+}
+
+json_t *history_baseline(struct store *s, const char *selector, const char *machine_class,
+			 size_t *nruns, char *why, size_t len)
+{
+	struct gb_file *runs = NULL;
+	char (*labels)[32] = NULL;
+	long long *ids;
+	json_t *doc = NULL;
+	size_t n, loaded = 0;
+
+	if (history_select(s, selector, machine_class, &ids, &n, why, len))
+		return NULL;
+	runs = calloc(n, sizeof(*runs));
+	labels = calloc(n, sizeof(*labels));
+	if (!runs || !labels) {
+		why_fail(-ENOMEM, why, len, "out of memory");
+		goto out;
+	}
+	for (; loaded < n; loaded++) {
+		snprintf(labels[loaded], sizeof(labels[loaded]), "run #%lld", ids[loaded]);
+		if (history_document(s, ids[loaded], labels[loaded], &runs[loaded], why, len))
+			goto out;
+		if (loaded && strcmp(gb_knotif_str(&runs[loaded], "syscall"), gb_knotif_str(&runs[0], "syscall")))
+			fprintf(stderr, "%s: warning: pooling runs that trap different syscalls (#%lld: %s, #%lld: %s)\n",
+				knotif_prog, ids[0], gb_knotif_str(&runs[0], "syscall"), ids[loaded],
+				gb_knotif_str(&runs[loaded], "syscall"));
+	}
+	doc = history_pool(runs, ids, n, selector);
+	*nruns = n;
+out:
+	for (size_t i = 0; i < loaded; i++)
+		gb_file_free(&runs[i]);
+	free(runs);
+	free(labels);
+	free(ids);
+	return doc;
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * knotif-history: every knotif-bench run kept in one SQLite file, with the
- * system it ran on, so a gate can compare against the last N runs or a
- * named baseline instead of one noisy run.
+ * knotif-history: every knotif-bench run kept with the system it ran on —
+ * in one SQLite file (one machine) or on a PostgreSQL server (a fleet of
+ * runners) — so a gate compares against the last N runs of its own
+ * machine class or a named baseline instead of one noisy run.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -13,85 +14,103 @@
 #include <sys/stat.h>
 
 #include "check.h"
+#include "class.h"
 #include "cli.h"
 #include "db.h"
+#include "escape.h"
 #include "gbread.h"
-#include "pool.h"
 #include "stats.h"
 #include "table.h"
+#include "trend.h"
 
 static const char usage_text[] =
-"Usage: knotif-history COMMAND [OPTION]... [ARG]\n"
-"The history of knotif-bench runs, in SQLite.\n"
+"Usage: knotif-history [OPTION]... COMMAND [ARG]\n"
+"The history of knotif-bench runs, in SQLite or PostgreSQL.\n"
 "\n"
 "Commands:\n"
-"  record RUN.json [--name NAME]   store a run (git sha, kernel, host, CPU,\n"
+"  record RUN.json [--name NAME] [--gate pass|fail]\n"
+"                                  store a run (git sha, kernel, host, CPU,\n"
 "                                  placements and command line come from its\n"
-"                                  context); NAME makes it a named baseline\n"
+"                                  context); NAME makes it a named baseline;\n"
+"                                  --gate keeps the gate's verdict on it\n"
 "  list                            every run, oldest first\n"
 "  show [SELECTOR]                 one run's facts and medians (default last)\n"
-"  baseline [--baseline SELECTOR] [-o FILE]\n"
+"  baseline [--baseline SELECTOR] [--class C | --class-of F] [-o FILE]\n"
 "                                  the baseline to compare against, as a result\n"
 "                                  file (stdout by default): the selected runs'\n"
 "                                  repetitions pooled per benchmark\n"
+"  trend [--class C | --class-of F] [--format table|json]\n"
+"                                  per machine class and benchmark, the median\n"
+"                                  floor ratio and p50 of every run, in order,\n"
+"                                  with the runs the gate failed marked\n"
 "\n"
 "Options:\n"
-"  --db PATH        the history file (default\n"
-"                   ${XDG_DATA_HOME:-$HOME/.local/share}/knotif/history.sqlite)\n"
+"  --db URI         where the history lives: PATH or sqlite:PATH (an SQLite\n"
+"                   file), or postgresql://[user@]host/dbname (a server; any\n"
+"                   libpq URI). Default $KNOTIF_DB, else\n"
+"                   ${XDG_DATA_HOME:-$HOME/.local/share}/knotif/history.sqlite\n"
 "  --name NAME      (record) name the run\n"
+"  --gate VERDICT   (record) pass or fail: what the gate said of this run; a\n"
+"                   failed run is never part of a last:N baseline\n"
 "  --baseline SEL   (baseline) last (the newest run), last:N (the N newest,\n"
 "                   pooled), id:N (run #N) or NAME (a named run)\n"
-"  -o, --output F   (baseline) write to F instead of stdout\n"
+"  --class C        (baseline, trend) only runs of machine class C, as list\n"
+"                   and show print it (CPU model, CPUs, kernel, placements)\n"
+"  --class-of F     (baseline, trend) the class of the run in result file F:\n"
+"                   a runner's baseline from its own kind\n"
+"  --format FMT     (trend) table (default) or json (for knotif-report --trend)\n"
+"  -o, --output F   (baseline, trend) write to F instead of stdout\n"
 "  -h, --help       this text\n"
 "  -V, --version    version and git sha\n"
 "\n"
-"Exit status: 0 done, 2 bad usage or unusable input (unreadable history,\n"
-"malformed result file, a baseline the history does not hold).\n"
+"The schema (versioned in table meta) is created, or migrated from an older\n"
+"knotif-history's, on first use. A run is one transaction: concurrent\n"
+"writers (CI runners) queue or retry, and a run is stored whole or not at all.\n"
+"\n"
+"Exit status: 0 done, 1 the database failed during the command (nothing was\n"
+"stored), 2 bad usage or unusable input (unreadable history, malformed result\n"
+"file, a baseline the history does not hold).\n"
 "\n"
 "Examples:\n"
 "  knotif-bench --benchmark_repetitions=9 --benchmark_out=run.json\n"
 "  knotif-history record run.json --name v0.1\n"
 "  knotif-history baseline --baseline last:3 -o base.json\n"
-"  knotif-compare base.json new.json\n";
+"  knotif-compare base.json new.json\n"
+"  KNOTIF_DB=postgresql://ci@db.example/knotif knotif-history baseline last:5 --class-of new.json\n";
 
-enum command { CMD_RECORD, CMD_LIST, CMD_SHOW, CMD_BASELINE };
+enum command { CMD_RECORD, CMD_LIST, CMD_SHOW, CMD_BASELINE, CMD_TREND, CMD_COUNT };
 
 struct options {
 	enum command cmd;
-	const char *db, *name, *selector, *output, *arg;
+	const char *db, *name, *gate, *selector, *output, *arg, *class_of, *format;
+	char machine_class[512];
+	bool class_given;
 	char default_db[4096];
 };
 
 static void parse_args(struct options *o, int argc, char **argv)
 {
-	static const char *const commands[] = { "record", "list", "show", "baseline" };
-	enum { OPT_DB = 256, OPT_NAME, OPT_BASELINE };
+	static const char *const commands[CMD_COUNT] = { "record", "list", "show", "baseline", "trend" };
+	enum { OPT_DB = 256, OPT_NAME, OPT_BASELINE, OPT_GATE, OPT_CLASS, OPT_CLASS_OF, OPT_FORMAT };
 	static const struct option longopts[] = {
 		{ "db", required_argument, NULL, OPT_DB },
 		{ "name", required_argument, NULL, OPT_NAME },
+		{ "gate", required_argument, NULL, OPT_GATE },
 		{ "baseline", required_argument, NULL, OPT_BASELINE },
+		{ "class", required_argument, NULL, OPT_CLASS },
+		{ "class-of", required_argument, NULL, OPT_CLASS_OF },
+		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const char *env = getenv("KNOTIF_DB"), *cmd;
 	int c, i;
 
 	memset(o, 0, sizeof(*o));
-	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
-		cli_other_option('h', usage_text, argv);
-	if (argc > 1 && (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")))
-		cli_other_option('V', usage_text, argv);
-	if (argc < 2)
-		usage_error("expected a command: record, list, show or baseline (see --help)");
-	for (i = 0; i < 4 && strcmp(argv[1], commands[i]); i++)
-		;
-	if (i == 4)
-		usage_error("unknown command '%s' (expected record, list, show or baseline)", argv[1]);
-	o->cmd = (enum command)i;
-	argc--;
-	argv++;
 	opterr = 0;
+	/* options may come before or after the command: getopt moves the operands last */
 	while ((c = getopt_long(argc, argv, ":ho:V", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_DB:
@@ -100,8 +119,25 @@ static void parse_args(struct options *o, int argc, char **argv)
 		case OPT_NAME:
 			o->name = optarg;
 			break;
+		case OPT_GATE:
+			if (strcmp(optarg, "pass") && strcmp(optarg, "fail"))
+				usage_error("invalid value for --gate: '%s' (expected pass or fail)", optarg);
+			o->gate = optarg;
+			break;
 		case OPT_BASELINE:
 			o->selector = optarg;
+			break;
+		case OPT_CLASS:
+			snprintf(o->machine_class, sizeof(o->machine_class), "%s", optarg);
+			o->class_given = true;
+			break;
+		case OPT_CLASS_OF:
+			o->class_of = optarg;
+			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "table") && strcmp(optarg, "json"))
+				usage_error("invalid value for --format: '%s' (expected table or json)", optarg);
+			o->format = optarg;
 			break;
 		case 'o':
 			o->output = optarg;
@@ -110,21 +146,38 @@ static void parse_args(struct options *o, int argc, char **argv)
 			cli_other_option(c, usage_text, argv);
 		}
 	}
+	if (optind >= argc)
+		usage_error("expected a command: record, list, show, baseline or trend (see --help)");
+	cmd = argv[optind++];
+	for (i = 0; i < CMD_COUNT && strcmp(cmd, commands[i]); i++)
+		;
+	if (i == CMD_COUNT)
+		usage_error("unknown command '%s' (expected record, list, show, baseline or trend)", cmd);
+	o->cmd = (enum command)i;
 	if (optind < argc)
 		o->arg = argv[optind++];
 	cli_no_operands(argc, argv);
 	if (o->name && o->cmd != CMD_RECORD)
 		usage_error("--name belongs to record");
-	if (o->output && o->cmd != CMD_BASELINE)
-		usage_error("--output belongs to baseline");
+	if (o->gate && o->cmd != CMD_RECORD)
+		usage_error("--gate belongs to record");
+	if (o->output && o->cmd != CMD_BASELINE && o->cmd != CMD_TREND)
+		usage_error("--output belongs to baseline and trend");
 	if (o->selector && o->cmd != CMD_BASELINE)
 		usage_error("--baseline belongs to baseline");
+	if ((o->class_given || o->class_of) && o->cmd != CMD_BASELINE && o->cmd != CMD_TREND)
+		usage_error("--class and --class-of belong to baseline and trend");
+	if (o->class_given && o->class_of)
+		usage_error("--class and --class-of select the same thing: give one");
+	if (o->format && o->cmd != CMD_TREND)
+		usage_error("--format belongs to trend");
 	switch (o->cmd) {
 	case CMD_RECORD:
 		if (!o->arg)
 			usage_error("record needs a result file: knotif-history record RUN.json");
 		break;
 	case CMD_LIST:
+	case CMD_TREND:
 		if (o->arg)
 			usage_error("unexpected argument '%s' (see --help)", o->arg);
 		break;
@@ -136,12 +189,31 @@ static void parse_args(struct options *o, int argc, char **argv)
 			usage_error("baseline takes --baseline or an argument, not both");
 		o->selector = o->selector ? o->selector : o->arg ? o->arg : "last";
 		break;
+	case CMD_COUNT:
+		break;
 	}
+	if (!o->db && env && *env)
+		o->db = env;
 	if (!o->db) {
 		if (history_default_path(o->default_db, sizeof(o->default_db)))
-			usage_error("no --db given and neither XDG_DATA_HOME nor HOME is set");
+			usage_error("no --db given and neither KNOTIF_DB, XDG_DATA_HOME nor HOME is set");
 		o->db = o->default_db;
 	}
+}
+
+/* --class-of: the class of a result file, checked before the database is touched */
+static void resolve_class(struct options *o)
+{
+	struct gb_file run;
+	char why[1024];
+
+	if (!o->class_of)
+		return;
+	if (gb_file_load(&run, o->class_of, why, sizeof(why)))
+		usage_error("%s", why);
+	history_machine_class(&run, o->machine_class, sizeof(o->machine_class));
+	o->class_given = true;
+	gb_file_free(&run);
 }
 
 /* mkdir -p of the default path's folders; an explicit --db must already have its folder */
@@ -160,74 +232,110 @@ static void make_parents(const char *path)
 	}
 }
 
-static sqlite3 *open_db(const struct options *o, bool create)
+/* a failure of the database itself (a server gone away) is 1; what the user gave us, 2 */
+static _Noreturn void db_failed(int err, const char *why)
+{
+	die_code(err == -EPIPE || err == -EIO || err == -EAGAIN || err == -ENOMEM ? 1 : EXIT_USAGE, "%s", why);
+}
+
+static struct store *open_db(const struct options *o, bool create)
 {
 	char why[1024];
-	sqlite3 *db;
+	struct store *s;
+	int err;
 
 	if (create && o->db == o->default_db)
 		make_parents(o->db);
-	if (history_open(&db, o->db, create, why, sizeof(why)))
-		usage_error("%s", why);
-	return db;
+	err = history_open(&s, o->db, create, why, sizeof(why));
+	if (err)
+		die_code(err == -EPIPE ? 1 : EXIT_USAGE, "%s", why);
+	return s;
+}
+
+static const char *class_or_null(const struct options *o)
+{
+	return o->class_given ? o->machine_class : NULL;
+}
+
+/* -o F or stdout, opened before the database is read so a bad path costs nothing */
+static FILE *open_output(const struct options *o)
+{
+	FILE *out = stdout;
+
+	if (o->output && !(out = fopen(o->output, "w")))
+		usage_error("cannot write %s: %s", o->output, strerror(errno));
+	return out;
+}
+
+static void close_output(const struct options *o, FILE *out)
+{
+	if (fflush(out) || ferror(out) || (out != stdout && fclose(out)))
+		die("writing %s: %s", o->output ? o->output : "stdout", strerror(errno));
 }
 
 static int cmd_record(const struct options *o)
 {
 	struct gb_file run;
 	char why[1024];
+	struct store *s;
 	long long id;
-	sqlite3 *db;
+	char *shown;
+	int err;
 
 	if (gb_file_load(&run, o->arg, why, sizeof(why)))
 		usage_error("%s", why);
 	if (!run.count)
 		usage_error("%s: no benchmarks to record", o->arg);
-	db = open_db(o, true);
-	if (history_record(db, &run, o->arg, o->name, &id, why, sizeof(why)))
-		usage_error("%s", why);
+	s = open_db(o, true);
+	err = history_record(s, &run, o->arg, o->name, o->gate, &id, why, sizeof(why));
+	if (err)
+		db_failed(err, why);
+	shown = escape_text(o->name ? o->name : "");
 	printf("recorded run #%lld%s%s%s: %zu benchmarks, git %s, kernel %s, host %s, in %s\n", id,
-	       o->name ? " '" : "", o->name ? o->name : "", o->name ? "'" : "", run.count,
+	       o->name ? " '" : "", shown, o->name ? "'" : "", run.count,
 	       gb_knotif_str(&run, "git_sha"), gb_knotif_str(&run, "kernel_release"),
-	       gb_context_str(&run, "host_name"), o->db);
+	       gb_context_str(&run, "host_name"), s->where);
+	free(shown);
 	gb_file_free(&run);
-	sqlite3_close(db);
+	store_close(s);
 	return 0;
 }
 
-static const char *col(sqlite3_stmt *st, int i)
+static const char *cell_or_dash(const struct store_rows *r, size_t row, size_t col)
 {
-	const char *s = (const char *)sqlite3_column_text(st, i);
+	const char *v = store_cell(r, row, col);
 
-	return s ? s : "-";
+	return v ? v : "-";
 }
 
 static int cmd_list(const struct options *o)
 {
 	static const char *const headers[] = {
-		"id", "recorded (UTC)", "name", "git sha", "kernel", "host", "cpu", "benchmarks", "reps",
+		"id", "recorded (UTC)", "name", "git sha", "host", "machine class", "benchmarks", "reps", "gate",
 	};
 	static const char sql[] =
-		"SELECT id, recorded_at, name, git_sha, kernel_release, host, cpu_model,"
-		" (SELECT count(DISTINCT benchmark) FROM results WHERE run_id = runs.id), repetitions"
+		"SELECT id, recorded_at, name, git_sha, host, machine_class,"
+		" (SELECT count(DISTINCT benchmark) FROM results WHERE run_id = runs.id), repetitions, gate"
 		" FROM runs ORDER BY id";
-	sqlite3 *db = open_db(o, false);
-	struct table *t = table_new(9, headers, "rllllllrr");
-	sqlite3_stmt *st;
+	struct store *s = open_db(o, false);
+	struct table *t = table_new(9, headers, "rlllllrrl");
+	struct store_rows r;
+	char why[1024];
+	int err;
 
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		usage_error("%s: %s", o->db, sqlite3_errmsg(db));
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	if ((err = store_query(s, sql, 0, NULL, &r, why, sizeof(why))))
+		db_failed(err, why);
+	for (size_t i = 0; i < r.nrows; i++) {
 		const char *cells[9];
 
-		for (int i = 0; i < 9; i++)
-			cells[i] = col(st, i);
+		for (size_t c = 0; c < 9; c++)
+			cells[c] = cell_or_dash(&r, i, c);
 		table_add(t, cells);
 	}
-	sqlite3_finalize(st);
+	store_rows_free(&r);
 	table_print(t, stdout);
 	table_free(t);
-	sqlite3_close(db);
+	store_close(s);
 	return 0;
 }
 
@@ -240,49 +348,57 @@ static void fmt(char *buf, size_t len, double v, const char *unit, double scale)
 		snprintf(buf, len, "%.3f%s", v / scale, unit);
 }
 
-static void show_run(sqlite3 *db, long long id)
+static void show_run(struct store *s, long long id)
 {
-	static const char *const facts[] = {
-		"name", "recorded_at", "date", "git_sha", "kernel_release", "kernel_version", "host",
-		"cpu_model", "num_cpus", "syscall", "samples_per_repetition", "repetitions",
-		"placements", "command_line", "source",
-	};
 	static const char *const headers[] = { "benchmark", "reps", "p50", "p99", "floor_ratio", "error" };
-	struct table *t;
-	char sql[512], label[64], why[512];
+	static const char sql[] =
+		"SELECT name, recorded_at, date, git_sha, kernel_release, kernel_version, host,"
+		" cpu_model, num_cpus, syscall, samples_per_repetition, repetitions,"
+		" placements, command_line, source, machine_class, gate FROM runs WHERE id = CAST($1 AS BIGINT)";
+	char label[64], why[1024], idt[32];
+	const char *params[1] = { idt };
+	struct store_rows r;
 	struct gb_file run;
-	sqlite3_stmt *st;
+	struct table *t;
 	size_t errors = 0;
 	double *v;
+	int err;
 
+	snprintf(idt, sizeof(idt), "%lld", id);
+	if ((err = store_query(s, sql, 1, params, &r, why, sizeof(why))))
+		db_failed(err, why);
 	printf("run #%lld\n", id);
-	for (size_t i = 0; i < sizeof(facts) / sizeof(facts[0]); i++) {
-		snprintf(sql, sizeof(sql), "SELECT %s FROM runs WHERE id = ?", facts[i]);
-		sqlite3_prepare_v2(db, sql, -1, &st, NULL);
-		sqlite3_bind_int64(st, 1, id);
-		if (sqlite3_step(st) == SQLITE_ROW)
-			printf("  %-24s %s\n", facts[i], col(st, 0));
-		sqlite3_finalize(st);
+	for (size_t c = 0; r.nrows && c < r.ncols; c++) {
+		static const char *const facts[] = {
+			"name", "recorded_at", "date", "git_sha", "kernel_release", "kernel_version", "host",
+			"cpu_model", "num_cpus", "syscall", "samples_per_repetition", "repetitions",
+			"placements", "command_line", "source", "machine_class", "gate",
+		};
+		char *shown = escape_text(cell_or_dash(&r, 0, c));
+
+		printf("  %-24s %s\n", facts[c], shown);
+		free(shown);
 	}
+	store_rows_free(&r);
 	snprintf(label, sizeof(label), "run #%lld", id);
-	if (history_document(db, id, label, &run, why, sizeof(why)))
-		usage_error("%s", why);
+	if ((err = history_document(s, id, label, &run, why, sizeof(why))))
+		db_failed(err == -ENOENT ? -EINVAL : err, why);
 	for (size_t i = 0; i < run.count; i++)
 		errors += run.series[i].error != NULL;
 	/* the error column only when a benchmark could not run */
 	t = table_new(errors ? 6 : 5, headers, "lrrrrl");
 	for (size_t i = 0; i < run.count; i++) {
-		const struct gb_series *s = &run.series[i];
+		const struct gb_series *g = &run.series[i];
 		char reps[16], p50[32], p99[32], fr[32];
 
-		snprintf(reps, sizeof(reps), "%zu", s->reps);
-		v = s->fig[GB_P50];
-		fmt(p50, sizeof(p50), s->reps ? median_of(v, s->reps) : NAN, " µs", 1000);
-		v = s->fig[GB_P99];
-		fmt(p99, sizeof(p99), s->reps ? median_of(v, s->reps) : NAN, " µs", 1000);
-		v = s->fig[GB_FLOOR_RATIO];
-		fmt(fr, sizeof(fr), s->reps ? median_of(v, s->reps) : NAN, "", 1);
-		table_add(t, (const char *const[]){ s->name, reps, p50, p99, fr, s->error ? s->error : "" });
+		snprintf(reps, sizeof(reps), "%zu", g->reps);
+		v = g->fig[GB_P50];
+		fmt(p50, sizeof(p50), g->reps ? median_of(v, g->reps) : NAN, " µs", 1000);
+		v = g->fig[GB_P99];
+		fmt(p99, sizeof(p99), g->reps ? median_of(v, g->reps) : NAN, " µs", 1000);
+		v = g->fig[GB_FLOOR_RATIO];
+		fmt(fr, sizeof(fr), g->reps ? median_of(v, g->reps) : NAN, "", 1);
+		table_add(t, (const char *const[]){ g->name, reps, p50, p99, fr, g->error ? g->error : "" });
 	}
 	table_print(t, stdout);
 	table_free(t);
@@ -291,64 +407,103 @@ static void show_run(sqlite3 *db, long long id)
 
 static int cmd_show(const struct options *o)
 {
-	sqlite3 *db = open_db(o, false);
+	struct store *s = open_db(o, false);
 	long long *ids;
-	char why[512];
+	char why[1024];
 	size_t n;
+	int err;
 
-	if (history_select(db, o->selector, &ids, &n, why, sizeof(why)))
-		usage_error("%s", why);
+	if ((err = history_select(s, o->selector, NULL, &ids, &n, why, sizeof(why))))
+		db_failed(err, why);
 	for (size_t i = 0; i < n; i++) {
 		if (i)
 			putchar('\n');
-		show_run(db, ids[i]);
+		show_run(s, ids[i]);
 	}
 	free(ids);
-	sqlite3_close(db);
+	store_close(s);
 	return 0;
 }
 
 static int cmd_baseline(const struct options *o)
 {
-	sqlite3 *db = open_db(o, false);
-	struct gb_file *runs;
-	long long *ids;
-	char why[512], (*labels)[32];
-	FILE *out = stdout;
+	struct store *s = open_db(o, false);
+	FILE *out = open_output(o);
+	char why[1024];
 	json_t *doc;
 	size_t n;
 
-	if (history_select(db, o->selector, &ids, &n, why, sizeof(why)))
+	if (!(doc = history_baseline(s, o->selector, class_or_null(o), &n, why, sizeof(why)))) {
+		if (o->output)
+			remove(o->output);
 		usage_error("%s", why);
-	runs = calloc(n, sizeof(*runs));
-	labels = calloc(n, sizeof(*labels));
-	if (!runs || !labels)
-		die("out of memory");
-	for (size_t i = 0; i < n; i++) {
-		snprintf(labels[i], sizeof(labels[i]), "run #%lld", ids[i]);
-		if (history_document(db, ids[i], labels[i], &runs[i], why, sizeof(why)))
-			usage_error("%s", why);
-		if (i && strcmp(gb_knotif_str(&runs[i], "syscall"), gb_knotif_str(&runs[0], "syscall")))
-			fprintf(stderr, "%s: warning: pooling runs that trap different syscalls (#%lld: %s, #%lld: %s)\n",
-				knotif_prog, ids[0], gb_knotif_str(&runs[0], "syscall"), ids[i],
-				gb_knotif_str(&runs[i], "syscall"));
 	}
-	doc = history_pool(runs, ids, n, o->selector);
-	if (o->output && !(out = fopen(o->output, "w")))
-		usage_error("cannot write %s: %s", o->output, strerror(errno));
-	if (json_dumpf(doc, out, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) || fputc('\n', out) == EOF ||
-	    (out != stdout && fclose(out)))
+	if (json_dumpf(doc, out, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) || fputc('\n', out) == EOF)
 		die("writing %s: %s", o->output ? o->output : "stdout", strerror(errno));
+	close_output(o, out);
 	if (o->output)
 		fprintf(stderr, "%s: baseline %s (%zu run%s) written to %s\n", knotif_prog, o->selector,
 			n, n == 1 ? "" : "s", o->output);
 	json_decref(doc);
-	for (size_t i = 0; i < n; i++)
-		gb_file_free(&runs[i]);
-	free(runs);
-	free(labels);
-	free(ids);
-	sqlite3_close(db);
+	store_close(s);
+	return 0;
+}
+
+static void trend_table(json_t *trend, FILE *out)
+{
+	static const char *const headers[] = {
+		"benchmark", "run", "git sha", "recorded (UTC)", "reps", "floor ratio", "p50", "gate",
+	};
+	json_t *cls, *bench, *run;
+	size_t i, j, k;
+
+	json_array_foreach(json_object_get(trend, "classes"), i, cls) {
+		struct table *t = table_new(8, headers, "lrllrrrl");
+		char *shown = escape_text(json_string_value(json_object_get(cls, "machine_class")));
+
+		fprintf(out, "%s# %s\n", i ? "\n" : "", shown);
+		free(shown);
+		json_array_foreach(json_object_get(cls, "benchmarks"), j, bench)
+			json_array_foreach(json_object_get(bench, "runs"), k, run) {
+				const char *gate = json_string_value(json_object_get(run, "gate"));
+				char id[32], reps[16], fr[32], p50[32];
+				json_t *f = json_object_get(run, "floor_ratio"), *p = json_object_get(run, "p50_ns");
+
+				snprintf(id, sizeof(id), "#%lld", (long long)json_integer_value(json_object_get(run, "id")));
+				snprintf(reps, sizeof(reps), "%lld",
+					 (long long)json_integer_value(json_object_get(run, "repetitions")));
+				fmt(fr, sizeof(fr), json_is_number(f) ? json_number_value(f) : NAN, "", 1);
+				fmt(p50, sizeof(p50), json_is_number(p) ? json_number_value(p) : NAN, " µs", 1000);
+				table_add(t, (const char *const[]){
+					k ? "" : json_string_value(json_object_get(bench, "name")), id,
+					json_is_string(json_object_get(run, "git_sha")) ?
+						json_string_value(json_object_get(run, "git_sha")) : "-",
+					json_string_value(json_object_get(run, "recorded_at")), reps, fr, p50,
+					gate && !strcmp(gate, "fail") ? "FAILED" : gate ? gate : "" });
+			}
+		table_print(t, out);
+		table_free(t);
+	}
+}
+
+static int cmd_trend(const struct options *o)
+{
+	struct store *s = open_db(o, false);
+	FILE *out = open_output(o);
+	char why[1024];
+	json_t *trend = history_trend(s, class_or_null(o), why, sizeof(why));
+
+	if (!trend)
+		db_failed(-EIO, why);
+	if (o->format && !strcmp(o->format, "json")) {
+		if (json_dumpf(trend, out, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) || fputc('\n', out) == EOF)
+			die("writing %s: %s", o->output ? o->output : "stdout", strerror(errno));
+	} else {
+		trend_table(trend, out);
+	}
+	close_output(o, out);
+	json_decref(trend);
+	store_close(s);
 	return 0;
 }
 
@@ -358,6 +513,7 @@ int main(int argc, char **argv)
 
 	knotif_prog = "knotif-history";
 	parse_args(&o, argc, argv);
+	resolve_class(&o);
 	switch (o.cmd) {
 	case CMD_RECORD:
 		return cmd_record(&o);
@@ -367,6 +523,10 @@ int main(int argc, char **argv)
 		return cmd_show(&o);
 	case CMD_BASELINE:
 		return cmd_baseline(&o);
+	case CMD_TREND:
+		return cmd_trend(&o);
+	case CMD_COUNT:
+		break;
 	}
 	return 2;
 }

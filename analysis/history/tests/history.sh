@@ -1,19 +1,33 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# knotif-history: two real runs recorded, their system facts stored as
-# columns, baselines last:1 / last:2 (pooled) / id:N / a name selected
-# exactly, the default path under XDG_DATA_HOME, and every unusable input
-# (bad db path, bad JSON, a baseline the history lacks, a taken name, a
-# file that is not SQLite, a newer schema) exiting 2 with one line.
-# Usage: history.sh KNOTIF_HISTORY KNOTIF_COMPARE RUN_A RUN_B   Exit 0/1/77.
+# knotif-history, the same checks against either store: two real runs
+# recorded, their system facts stored as columns, baselines last:1 / last:2
+# (pooled) / id:N / a name selected exactly, by machine class and without
+# the runs the gate failed, the trend, hostile names escaped, options before
+# the command, and every unusable input (bad store, bad JSON, a baseline the
+# history lacks, a taken name, a newer schema) exiting 2 with one line.
+# SQLite only: the default path under XDG_DATA_HOME, a file that is not
+# SQLite, a 0-byte file, the migration from schema 1, stores that vanish.
+# PostgreSQL: a private server (pg.sh) as an unprivileged user.
+# Usage: history.sh sqlite|postgresql KNOTIF_HISTORY KNOTIF_COMPARE RUN_A RUN_B   Exit 0/1/77.
 set -uo pipefail
-hist=$1 cmp=$2 a=$3 b=$4
+backend=$1 hist=$2 cmp=$3 a=$4 b=$5
+here=$(dirname "$0")
 command -v jq >/dev/null || { echo "skip: jq not installed"; exit 77; }
 command -v sqlite3 >/dev/null || { echo "skip: sqlite3 (the CLI) not installed"; exit 77; }
+unset KNOTIF_DB
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-db=$tmp/h.sqlite
+. "$here/pg.sh"
+trap 'pg_stop; rm -rf "$tmp"' EXIT
+if [ "$backend" = postgresql ]; then
+	pg_start || exit 77
+	db=$(pg_newdb h) || exit 1
+	q() { pg_sql h "$1"; }
+else
+	db=$tmp/h.sqlite
+	q() { sqlite3 "$db" "$1"; }
+fi
 fails=0 checks=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 expect() {	# LABEL WANT GOT
@@ -34,7 +48,6 @@ one_line_exit2() {	# LABEL ARGS...
 	run "$label" 2 "$@"
 	expect "$label: stderr lines" 1 "$(wc -l <"$tmp/err")"
 }
-q() { sqlite3 "$db" "$1"; }
 iterations() { jq '[.benchmarks[] | select(.run_type == "iteration" and (.error_occurred | not))] | length' "$1"; }
 
 # record two runs, the second named
@@ -44,7 +57,7 @@ run "record b --name good" 0 record --db "$db" --name good "$b"
 grep -q "^recorded run #2 'good'" "$tmp/out" || fail "record b: message"
 
 # the schema is versioned; each run keeps its system facts
-expect "schema version" 1 "$(q "SELECT value FROM meta WHERE key = 'schema_version'")"
+expect "schema version" 2 "$(q "SELECT value FROM meta WHERE key = 'schema_version'")"
 expect "runs" 2 "$(q 'SELECT count(*) FROM runs')"
 for f in "git_sha git_sha" "kernel_release kernel_release" "cpu_model cpu_model" "syscall syscall"; do
 	set -- $f
@@ -58,8 +71,11 @@ expect "run 2 command line" "$(jq -c .context.knotif.command_line "$b")" \
 expect "run 2 config" "$(jq -c .context.knotif "$b")" "$(q 'SELECT config FROM runs WHERE id = 2' | jq -c .)"
 expect "run 2 name" good "$(q 'SELECT name FROM runs WHERE id = 2')"
 expect "run 1 results rows" "$(iterations "$a")" "$(q 'SELECT count(*) FROM results WHERE run_id = 1')"
+first=$(jq -r '[.benchmarks[] | select(.run_type == "iteration")][0].name' "$a")
 expect "run 1 a p50" "$(jq '[.benchmarks[] | select(.run_type == "iteration")][0].p50' "$a")" \
-	"$(q 'SELECT p50 FROM results WHERE run_id = 1 ORDER BY rowid LIMIT 1' | jq .)"
+	"$(q "SELECT p50 FROM results WHERE run_id = 1 AND benchmark = '$first' AND repetition = 0" | jq .)"
+expect "run 2 class" "$(jq -r '.context | "\(.knotif.cpu_model), \(.num_cpus) CPUs, Linux \(.knotif.kernel_release), same 0/0"' "$b")" \
+	"$(q 'SELECT machine_class FROM runs WHERE id = 2')"
 
 run "list" 0 list --db "$db"
 expect "list rows" 4 "$(wc -l <"$tmp/out")"	# header, rule, 2 runs
@@ -101,16 +117,7 @@ expect "gate vs last:2" 0 $?
 expect "history | gate" 0 $?
 grep -q '^# base: - (' "$tmp/gate" || fail "history | gate: base not read from stdin"
 
-# the default path: ${XDG_DATA_HOME}/knotif/history.sqlite, created with its folder
-XDG_DATA_HOME=$tmp/xdg run "record to the default path" 0 record "$a"
-checks=$((checks + 1))
-[ -s "$tmp/xdg/knotif/history.sqlite" ] || fail "no $tmp/xdg/knotif/history.sqlite"
-XDG_DATA_HOME= HOME=$tmp/home run "list at the HOME default" 2 list
-grep -q "no history at $tmp/home/.local/share/knotif/history.sqlite" "$tmp/err" || fail "HOME default path"
-
 # unusable input: exit 2, one line
-one_line_exit2 "bad db path" record "$a" --db "$tmp/no/such/dir/h.sqlite"
-grep -q "cannot open history $tmp/no/such/dir/h.sqlite" "$tmp/err" || fail "bad db path: message"
 printf '{"benchmarks": [' >"$tmp/bad.json"
 one_line_exit2 "bad JSON" record "$tmp/bad.json" --db "$db"
 grep -q 'not valid JSON' "$tmp/err" || fail "bad JSON: message"
@@ -126,17 +133,142 @@ grep -q "the name 'good' is already run #2's" "$tmp/err" || fail "taken name: me
 one_line_exit2 "selector as a name" record "$a" --name last:2 --db "$db"
 one_line_exit2 "option without its value" record "$a" --db
 grep -q "option '--db' needs a value" "$tmp/err" || fail "option without its value: message"
-expect "nothing recorded by failures" 2 "$(q 'SELECT count(*) FROM runs')"
-one_line_exit2 "missing db" list --db "$tmp/absent.sqlite"
-echo "not a database" >"$tmp/text.sqlite"
-one_line_exit2 "not SQLite" list --db "$tmp/text.sqlite"
-cp "$db" "$tmp/future.sqlite"
-sqlite3 "$tmp/future.sqlite" "UPDATE meta SET value = '99' WHERE key = 'schema_version'"
-one_line_exit2 "newer schema" list --db "$tmp/future.sqlite"
-grep -q 'schema version 99' "$tmp/err" || fail "newer schema: message"
+one_line_exit2 "bad --gate" record "$a" --gate maybe --db "$db"
+one_line_exit2 "--class and --class-of" baseline --class x --class-of "$a" --db "$db"
+one_line_exit2 "--class-of a bad file" baseline --class-of "$tmp/bad.json" --db "$db"
+one_line_exit2 "bad output" baseline --db "$db" -o "$tmp/no/such/dir/base.json"
 one_line_exit2 "unknown command" frobnicate --db "$db"
 one_line_exit2 "no command"
 one_line_exit2 "record without a file" record --db "$db"
+expect "nothing recorded by failures" 2 "$(q 'SELECT count(*) FROM runs')"
+
+# options before the command, and KNOTIF_DB when --db is not given
+run "--db before the command" 0 --db "$db" list
+expect "--db before the command: rows" 4 "$(wc -l <"$tmp/out")"
+KNOTIF_DB=$db run "KNOTIF_DB" 0 show id:1
+grep -q '^run #1$' "$tmp/out" || fail "KNOTIF_DB: not run #1"
+KNOTIF_DB=$tmp/elsewhere.sqlite run "--db beats KNOTIF_DB" 0 list --db "$db"
+
+# machine classes: a run of another CPU is never a baseline for this one;
+# a run from another host of the same class is (the fleet's shared baseline)
+jq '.context.knotif.cpu_model = "Other CPU" | .context.host_name = "runner-9"' "$a" >"$tmp/other.json"
+jq '.context.host_name = "runner-2"' "$a" >"$tmp/runner2.json"
+run "record another class" 0 record "$tmp/other.json" --db "$db"		# run 3
+run "baseline of a's class" 0 baseline last:1 --class-of "$tmp/runner2.json" --db "$db"
+expect "class baseline skips the other CPU" "[2]" "$(jq -c '[.context.knotif.baseline.runs[].id]' "$tmp/out")"
+run "baseline of the other class" 0 baseline last --class "Other CPU, 2 CPUs, Linux $(jq -r .context.knotif.kernel_release "$a"), same 0/0" --db "$db"
+expect "--class selects run 3" "[3]" "$(jq -c '[.context.knotif.baseline.runs[].id]' "$tmp/out")"
+one_line_exit2 "last:2 of a class with 1" baseline last:2 --class-of "$tmp/other.json" --db "$db"
+grep -q "needs 2 runs; the history holds 1 of class 'Other CPU" "$tmp/err" || fail "class: message"
+# the gate's verdict: a failed run is kept and shown, but is no baseline
+run "record a failed run" 0 record "$b" --gate fail --db "$db"		# run 4
+run "record a passed run" 0 record "$a" --gate pass --db "$db"		# run 5
+expect "gate column" "fail pass" "$(q 'SELECT gate FROM runs WHERE id >= 4 ORDER BY id' | xargs)"
+run "last:2 skips the failed run" 0 baseline last:2 --class-of "$a" --db "$db"
+expect "last:2 without run 4" "[2,5]" "$(jq -c '[.context.knotif.baseline.runs[].id]' "$tmp/out")"
+run "id:4 still selects it" 0 baseline id:4 --db "$db"
+
+# the trend: per class and benchmark, every run's medians in order, failures marked
+run "trend json" 0 trend --format json --db "$db" -o "$tmp/trend.json"
+expect "trend classes" 2 "$(jq '.classes | length' "$tmp/trend.json")"
+unotif=unotif/sync/emulate/placement:same
+expect "trend runs of a's class" "[1,2,4,5]" \
+	"$(jq -c --arg c "$(q 'SELECT machine_class FROM runs WHERE id = 1')" --arg n "$unotif" \
+		'.classes[] | select(.machine_class == $c) | .benchmarks[] | select(.name == $n) | [.runs[].id]' "$tmp/trend.json")"
+expect "trend median floor ratio of run 2" \
+	"$(jq --arg n "$unotif" '[.benchmarks[] | select(.name == $n and .run_type == "iteration") | .floor_ratio] | sort | .[4]' "$b")" \
+	"$(jq --arg n "$unotif" '.classes[].benchmarks[] | select(.name == $n) | .runs[] | select(.id == 2) | .floor_ratio' "$tmp/trend.json")"
+expect "trend gate of run 4" '"fail"' \
+	"$(jq -c --arg n "$unotif" '.classes[].benchmarks[] | select(.name == $n) | .runs[] | select(.id == 4) | .gate' "$tmp/trend.json")"
+run "trend table" 0 trend --class-of "$a" --db "$db"
+grep -qE '^ +#4 .* FAILED$' "$tmp/out" || fail "trend table: run 4 not marked FAILED"
+expect "trend table: one class" 1 "$(grep -c '^# ' "$tmp/out")"
+
+# hostile names: a newline or an escape sequence cannot forge a row or reach the terminal
+esc=$(printf '\033')
+jq --arg h "$(printf 'evil\n 99  2026  forged')" --arg k "$(printf 'k\033[31mred')" \
+	'.context.host_name = $h | .context.knotif.kernel_release = $k |
+	 .benchmarks |= map(.name |= sub("^null/"; "null\n/"))' "$a" >"$tmp/evil.json"
+run "record hostile" 0 record "$tmp/evil.json" --name "$(printf 'bad\nname\033[2J')" --db "$db"
+n=$(q 'SELECT count(*) FROM runs')
+for cmd in "list" "show last" "trend"; do
+	run "$cmd with hostile names" 0 $cmd --db "$db"
+	checks=$((checks + 1))
+	! grep -q "$esc" "$tmp/out" || fail "$cmd: an escape byte reached the output"
+done
+run "list" 0 list --db "$db"
+expect "list rows with hostile names" "$((n + 2))" "$(wc -l <"$tmp/out")"
+grep -q 'evil\\n 99  2026  forged' "$tmp/out" || fail "list: host not escaped as \\n"
+run "show" 0 show last --db "$db"
+grep -q 'null\\n/placement:same' "$tmp/out" || fail "show: benchmark not escaped"
+grep -q 'k\\x1b\[31mred' "$tmp/out" || fail "show: kernel not escaped"
+
+if [ "$backend" = sqlite ]; then
+	# the default path: ${XDG_DATA_HOME}/knotif/history.sqlite, created with its folder
+	XDG_DATA_HOME=$tmp/xdg run "record to the default path" 0 record "$a"
+	checks=$((checks + 1))
+	[ -s "$tmp/xdg/knotif/history.sqlite" ] || fail "no $tmp/xdg/knotif/history.sqlite"
+	XDG_DATA_HOME= HOME=$tmp/home run "list at the HOME default" 2 list
+	grep -q "no history at $tmp/home/.local/share/knotif/history.sqlite" "$tmp/err" || fail "HOME default path"
+	KNOTIF_DB=sqlite:$tmp/prefixed.sqlite run "sqlite: prefix" 0 record "$a"
+	checks=$((checks + 1))
+	[ -s "$tmp/prefixed.sqlite" ] || fail "sqlite:PATH did not make $tmp/prefixed.sqlite"
+
+	one_line_exit2 "bad db path" record "$a" --db "$tmp/no/such/dir/h.sqlite"
+	grep -q "cannot open history $tmp/no/such/dir/h.sqlite" "$tmp/err" || fail "bad db path: message"
+	one_line_exit2 "missing db" list --db "$tmp/absent.sqlite"
+	echo "not a database" >"$tmp/text.sqlite"
+	one_line_exit2 "not SQLite" list --db "$tmp/text.sqlite"
+	cp "$db" "$tmp/future.sqlite"
+	sqlite3 "$tmp/future.sqlite" "UPDATE meta SET value = '99' WHERE key = 'schema_version'"
+	one_line_exit2 "newer schema" list --db "$tmp/future.sqlite"
+	grep -q 'schema version 99' "$tmp/err" || fail "newer schema: message"
+	# stores that vanish at exit are refused, not "recorded"
+	for vanishing in '' ':memory:' 'sqlite:' 'sqlite::memory:'; do
+		one_line_exit2 "--db '$vanishing'" record "$a" --db "$vanishing"
+		grep -q 'cannot keep a history' "$tmp/err" || fail "--db '$vanishing': message"
+	done
+	KNOTIF_DB=:memory: one_line_exit2 "KNOTIF_DB=:memory:" record "$a"
+	# a read never writes: list on a 0-byte file leaves it empty
+	: >"$tmp/zero.sqlite"
+	one_line_exit2 "list on a 0-byte file" list --db "$tmp/zero.sqlite"
+	grep -q "no history in $tmp/zero.sqlite" "$tmp/err" || fail "0-byte file: message"
+	expect "0-byte file stays empty" 0 "$(stat -c %s "$tmp/zero.sqlite")"
+	run "record into a 0-byte file" 0 record "$a" --db "$tmp/zero.sqlite"
+	# schema 1 (knotif-history before the fleet) is migrated on first use, classes filled in
+	sqlite3 "$tmp/v1.sqlite" "
+		CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+		CREATE TABLE runs(id INTEGER PRIMARY KEY, recorded_at TEXT NOT NULL, name TEXT UNIQUE,
+		  date TEXT, git_sha TEXT, kernel_release TEXT, kernel_version TEXT, host TEXT, cpu_model TEXT,
+		  num_cpus INTEGER, syscall TEXT, samples_per_repetition INTEGER, repetitions INTEGER,
+		  placements TEXT, command_line TEXT, config TEXT, source TEXT, document TEXT NOT NULL);
+		CREATE TABLE results(run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+		  benchmark TEXT NOT NULL, repetition INTEGER, real_time REAL, cpu_time REAL, p50 REAL,
+		  p99 REAL, floor_ratio REAL, error_message TEXT);
+		CREATE INDEX results_by_benchmark ON results(benchmark, run_id);
+		INSERT INTO meta VALUES('schema_version', '1');
+		INSERT INTO runs(recorded_at, name, document) VALUES('2026-01-01T00:00:00Z', 'old', readfile('$a'));"
+	run "migrate schema 1" 0 baseline old --class-of "$a" --db "$tmp/v1.sqlite"
+	expect "migrated version" 2 "$(sqlite3 "$tmp/v1.sqlite" "SELECT value FROM meta WHERE key = 'schema_version'")"
+	expect "migrated class" "$(q 'SELECT machine_class FROM runs WHERE id = 1')" \
+		"$(sqlite3 "$tmp/v1.sqlite" 'SELECT machine_class FROM runs WHERE id = 1')"
+else
+	# a server that is not there, a database that does not exist: exit 2, one line
+	one_line_exit2 "no such database" list --db "postgresql:///nosuch?host=$pg_dir&user=knotif"
+	grep -q 'cannot open history postgresql:///nosuch' "$tmp/err" || fail "no such database: message"
+	one_line_exit2 "no server" list --db "postgresql:///h?host=$tmp&user=knotif"
+	one_line_exit2 "password masked" list --db "postgresql://knotif:s3cret@/nosuch?host=$pg_dir"
+	! grep -q s3cret "$tmp/err" || fail "password masked: the password was printed"
+	# a read never writes: list on an empty database creates nothing
+	empty=$(pg_newdb empty)
+	one_line_exit2 "list on an empty database" list --db "$empty"
+	expect "empty database stays empty" 0 "$(pg_sql empty "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")"
+	pg_newdb future >/dev/null
+	run "record into future" 0 record "$a" --db "postgresql:///future?host=$pg_dir&user=knotif"
+	pg_sql future "UPDATE meta SET value = '99' WHERE key = 'schema_version'"
+	one_line_exit2 "newer schema" list --db "postgresql:///future?host=$pg_dir&user=knotif"
+	grep -q 'schema version 99' "$tmp/err" || fail "newer schema: message"
+fi
 
 echo "$((checks - fails))/$checks checks passed"
 [ "$fails" = 0 ]

@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: GPL-2.0
+# A private PostgreSQL server for one test: initdb into a temporary folder,
+# the server on a Unix socket there (no TCP), run as an unprivileged user
+# (nobody when the test runs as root: PostgreSQL refuses root), gone when the
+# test ends however it ends: pg_stop from the test's EXIT trap, and
+# --pdeathsig KILL on the postmaster if the test itself is killed (its
+# backends then exit on the postmaster's death).
+# Source it, then:
+#   pg_start || exit 77      # prints "skip: <reason>" when it cannot
+#   uri=$(pg_newdb NAME)     # a fresh database: postgresql:///NAME?host=DIR&user=knotif
+#   pg_sql NAME "SQL"        # psql -At
+#   pg_crash / pg_launch     # the server goes away at once / comes back on its data
+#   pg_stop                  # in the EXIT trap
+
+pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+pg_dir='' pg_pid=''
+
+pg_as_user() {	# CMD...: as the server's user, in a folder that user can enter
+	if [ "$(id -u)" = 0 ]; then
+		(cd "$pg_dir" && setpriv --reuid=65534 --regid=65534 --clear-groups "$@")
+	else
+		(cd "$pg_dir" && "$@")
+	fi
+}
+
+pg_launch() {
+	local i
+	if [ "$(id -u)" = 0 ]; then
+		(cd "$pg_dir" && exec setpriv --reuid=65534 --regid=65534 --clear-groups --pdeathsig KILL \
+			"$pg_bin/postgres" -D "$pg_dir/data" -k "$pg_dir" -c listen_addresses= \
+			-c fsync=off -c max_connections=50 >>"$pg_dir/server.log" 2>&1) &
+	else
+		(cd "$pg_dir" && exec "$pg_bin/postgres" -D "$pg_dir/data" -k "$pg_dir" -c listen_addresses= \
+			-c fsync=off -c max_connections=50 >>"$pg_dir/server.log" 2>&1) &
+	fi
+	pg_pid=$!
+	for i in $(seq 300); do	# 30 s
+		"$pg_bin/pg_isready" -q -h "$pg_dir" -U knotif && return 0
+		kill -0 "$pg_pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "FAIL: the PostgreSQL server did not start:"
+	tail -n 5 "$pg_dir/server.log"
+	return 1
+}
+
+pg_start() {
+	[ -n "$pg_bin" ] && [ -x "$pg_bin/initdb" ] ||
+		{ echo "skip: PostgreSQL server binaries not installed (Debian package postgresql)"; return 1; }
+	command -v psql >/dev/null || { echo "skip: psql not installed (postgresql-client)"; return 1; }
+	# short: a Unix socket path has to fit in 107 bytes
+	pg_dir=$(mktemp -d /tmp/knotif-pg.XXXXXX) || return 1
+	[ "$(id -u)" != 0 ] || chown 65534:65534 "$pg_dir"
+	pg_as_user "$pg_bin/initdb" -D "$pg_dir/data" -A trust -U knotif -E UTF8 --locale=C --no-sync \
+		>"$pg_dir/initdb.log" 2>&1 || { echo "FAIL: initdb:"; tail -n 5 "$pg_dir/initdb.log"; return 1; }
+	pg_launch
+}
+
+pg_crash() {	# the server goes away at once: every backend quits, no shutdown checkpoint
+	[ -n "$pg_pid" ] || return 0
+	pg_as_user "$pg_bin/pg_ctl" -D "$pg_dir/data" stop -m immediate -w -t 20 >/dev/null 2>&1 ||
+		kill -KILL "$pg_pid" 2>/dev/null
+	wait "$pg_pid" 2>/dev/null
+	pg_pid=''
+}
+
+pg_stop() {
+	if [ -n "$pg_pid" ]; then
+		pg_as_user "$pg_bin/pg_ctl" -D "$pg_dir/data" stop -m fast -w -t 20 >/dev/null 2>&1 ||
+			kill -KILL "$pg_pid" 2>/dev/null
+		wait "$pg_pid" 2>/dev/null
+		pg_pid=''
+	fi
+	[ -z "$pg_dir" ] || rm -rf "$pg_dir"
+	pg_dir=''
+}
+
+pg_sql() {	# DB SQL
+	psql -X -q -At -v ON_ERROR_STOP=1 -h "$pg_dir" -U knotif -d "$1" -c "$2"
+}
+
+pg_newdb() {	# NAME: prints its URI
+	pg_sql postgres "CREATE DATABASE \"$1\"" >/dev/null &&
+		echo "postgresql:///$1?host=$pg_dir&user=knotif"
+}

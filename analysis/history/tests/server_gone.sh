@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The PostgreSQL server goes away in the middle of an import: knotif-history
+# exits 1 with one line that says so, and after the server comes back the
+# run is not there at all (no runs row without its results). "The middle" is
+# made exact: another session holds a lock on `results`, so the importer has
+# inserted its runs row and waits inside its transaction when the server
+# stops (immediate shutdown: every backend quits at once).
+# Usage: server_gone.sh KNOTIF_HISTORY RUN.json   Exit 0/1/77.
+set -uo pipefail
+hist=$1 a=$2
+here=$(dirname "$0")
+tmp=$(mktemp -d)
+. "$here/pg.sh"
+pids=()
+trap 'for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; wait "$p"; done; pg_stop; rm -rf "$tmp"' EXIT
+pg_start || exit 77
+db=$(pg_newdb h) || exit 1
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+"$hist" record "$a" --db "$db" >/dev/null || fail "first record"
+# the lock holder, then the importer that must wait for it
+psql -X -q -h "$pg_dir" -U knotif -d h \
+	-c "BEGIN; LOCK TABLE results IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(100);" >/dev/null 2>&1 &
+pids+=($!)
+for _ in $(seq 100); do
+	[ "$(pg_sql h "SELECT count(*) FROM pg_locks WHERE relation = 'results'::regclass AND mode = 'AccessExclusiveLock' AND granted")" = 1 ] && break
+	sleep 0.1
+done
+"$hist" record "$a" --db "$db" >"$tmp/out" 2>"$tmp/err" &
+importer=$!
+pids+=($importer)
+waiting=0
+for _ in $(seq 100); do
+	waiting=$(pg_sql h "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'knotif-history' AND wait_event_type = 'Lock'")
+	[ "$waiting" = 1 ] && break
+	sleep 0.1
+done
+[ "$waiting" = 1 ] || fail "the importer never waited for the lock on results"
+pg_crash
+wait "$importer"
+rc=$?
+[ "$rc" = 1 ] || fail "importer: exit $rc, expected 1"
+[ "$(wc -l <"$tmp/err")" = 1 ] || fail "importer: $(wc -l <"$tmp/err") lines on stderr, expected 1"
+grep -q '^knotif-history: lost the connection to the PostgreSQL server postgresql:///h' "$tmp/err" ||
+	fail "importer: message: $(cat "$tmp/err")"
+[ ! -s "$tmp/out" ] || fail "importer reported success: $(cat "$tmp/out")"
+cat "$tmp/err"
+
+pg_launch || exit 1
+got="$(pg_sql h 'SELECT count(*) FROM runs') $(pg_sql h 'SELECT count(DISTINCT run_id) FROM results')"
+[ "$got" = "1 1" ] || fail "after the server came back: runs, runs with results: got '$got', expected '1 1'"
+"$hist" record "$a" --db "$db" >/dev/null || fail "record after the restart"
+[ "$(pg_sql h 'SELECT count(*) FROM runs')" = 2 ] || fail "record after the restart: not stored"
+echo "$fails failures"
+[ "$fails" = 0 ]
