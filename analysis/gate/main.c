@@ -13,13 +13,16 @@
 #include <string.h>
 
 #include "check.h"
+#include "class.h"
 #include "cli.h"
+#include "db.h"
 #include "gbread.h"
 #include "output.h"
 #include "verdict.h"
 
 static const char usage_text[] =
 "Usage: knotif-compare [OPTION]... BASE.json NEW.json\n"
+"  or:  knotif-compare [OPTION]... --history=SELECTOR [--db=URI] NEW.json\n"
 "Gate NEW against BASE: per benchmark the change in p50, p99 and mean, a\n"
 "Mann-Whitney U test over repetitions (as Google Benchmark's compare.py), and\n"
 "a verdict. A benchmark regresses when the median of the gated figure over\n"
@@ -44,6 +47,13 @@ static const char usage_text[] =
 "                      fake a floor_ratio regression (analysis/ci-gate does)\n"
 "  --report-only=RE    compare and show the benchmarks whose name matches the\n"
 "                      extended regex RE, but never gate them\n"
+"  --history=SEL       take BASE from the knotif-history database instead of a\n"
+"                      file: the runs SEL names (last:N, id:N, NAME) among\n"
+"                      those of NEW's machine class (CPU model, CPUs, kernel,\n"
+"                      placements), pooled as knotif-history baseline does\n"
+"  --db=URI            the history for --history: a path, sqlite:PATH or\n"
+"                      postgresql://... (default $KNOTIF_DB, else\n"
+"                      ${XDG_DATA_HOME:-$HOME/.local/share}/knotif/history.sqlite)\n"
 "  --format=FMT        console (default) or json\n"
 "  -h, --help          this text\n"
 "  -V, --version       version and git sha\n"
@@ -59,7 +69,8 @@ static const char usage_text[] =
 "Examples:\n"
 "  knotif-compare results/baseline/quick.json new.json\n"
 "  knotif-compare --metric=p50 --threshold=10% --format=json a.json b.json\n"
-"  knotif-compare --deterministic stock.json patched.json\n";
+"  knotif-compare --deterministic stock.json patched.json\n"
+"  knotif-compare --history=last:5 --db=postgresql://ci@db/knotif new.json\n";
 
 struct options {
 	struct gate_options gate;
@@ -67,6 +78,8 @@ struct options {
 	regex_t report_only;
 	enum out_format format;
 	const char *base, *new;
+	const char *history, *db;	/* --history: BASE from the database */
+	char base_label[600];
 };
 
 static double parse_fraction(const char *flag, const char *s, bool percent_ok)
@@ -88,7 +101,8 @@ static double parse_fraction(const char *flag, const char *s, bool percent_ok)
 
 static void parse_args(struct options *o, int argc, char **argv)
 {
-	enum { OPT_METRIC = 256, OPT_THRESHOLD, OPT_ALPHA, OPT_DETERMINISTIC, OPT_FORMAT, OPT_FLOOR, OPT_CONFIRM, OPT_REPORT_ONLY };
+	enum { OPT_METRIC = 256, OPT_THRESHOLD, OPT_ALPHA, OPT_DETERMINISTIC, OPT_FORMAT, OPT_FLOOR, OPT_CONFIRM, OPT_REPORT_ONLY,
+	       OPT_HISTORY, OPT_DB };
 	static const struct option longopts[] = {
 		{ "metric", required_argument, NULL, OPT_METRIC },
 		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
@@ -98,6 +112,8 @@ static void parse_args(struct options *o, int argc, char **argv)
 		{ "floor", required_argument, NULL, OPT_FLOOR },
 		{ "confirm", required_argument, NULL, OPT_CONFIRM },
 		{ "report-only", required_argument, NULL, OPT_REPORT_ONLY },
+		{ "history", required_argument, NULL, OPT_HISTORY },
+		{ "db", required_argument, NULL, OPT_DB },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -154,15 +170,30 @@ static void parse_args(struct options *o, int argc, char **argv)
 			else
 				usage_error("invalid value for --floor: '%s' (expected auto, gate or report)", optarg);
 			break;
+		case OPT_HISTORY:
+			o->history = optarg;
+			break;
+		case OPT_DB:
+			o->db = optarg;
+			break;
 		default:
 			cli_other_option(c, usage_text, argv);
 		}
 	}
-	if (argc - optind != 2)
-		usage_error("expected BASE.json NEW.json, got %d file argument%s (see --help)",
-			    argc - optind, argc - optind == 1 ? "" : "s");
-	o->base = argv[optind];
-	o->new = argv[optind + 1];
+	if (o->db && !o->history)
+		usage_error("--db belongs to --history (see --help)");
+	if (o->history) {
+		if (argc - optind != 1)
+			usage_error("expected NEW.json after --history, got %d file arguments (see --help)",
+				    argc - optind);
+		o->new = argv[optind];
+	} else {
+		if (argc - optind != 2)
+			usage_error("expected BASE.json NEW.json, got %d file argument%s (see --help)",
+				    argc - optind, argc - optind == 1 ? "" : "s");
+		o->base = argv[optind];
+		o->new = argv[optind + 1];
+	}
 	if (o->gate.deterministic) {
 		/* instruction-counted runs repeat exactly: any drift is the code */
 		if (!o->threshold_given)
@@ -177,6 +208,35 @@ static void load(struct gb_file *f, const char *path)
 	char why[512];
 
 	if (gb_file_load(f, path, why, sizeof(why)))
+		usage_error("%s", why);
+}
+
+/* --history: the baseline of NEW's machine class, pooled from the database */
+static void load_history(struct gb_file *f, struct options *o, const struct gb_file *new)
+{
+	const char *env = getenv("KNOTIF_DB");
+	char why[1024], path[4096], cls[512];
+	struct store *s;
+	json_t *doc;
+	size_t n;
+
+	if (!o->db && env && *env)
+		o->db = env;
+	if (!o->db) {
+		if (history_default_path(path, sizeof(path)))
+			usage_error("--history: no --db given and neither KNOTIF_DB, XDG_DATA_HOME nor HOME is set");
+		o->db = path;
+	}
+	history_machine_class(new, cls, sizeof(cls));
+	if (history_open(&s, o->db, false, why, sizeof(why)))
+		usage_error("%s", why);
+	if (!(doc = history_baseline(s, o->history, cls, &n, why, sizeof(why))))
+		usage_error("%s", why);
+	store_close(s);
+	snprintf(o->base_label, sizeof(o->base_label), "history %s (%zu run%s of %s)", o->history, n,
+		 n == 1 ? "" : "s", cls);
+	o->base = o->base_label;
+	if (gb_file_from_json(f, doc, o->base, why, sizeof(why)))
 		usage_error("%s", why);
 }
 
@@ -228,8 +288,11 @@ int main(int argc, char **argv)
 
 	knotif_prog = "knotif-compare";
 	parse_args(&o, argc, argv);
-	load(&base, o.base);
 	load(&new, o.new);
+	if (o.history)
+		load_history(&base, &o, &new);
+	else
+		load(&base, o.base);
 	for (size_t i = 0; i < base.count; i++)
 		common += gb_file_find(&new, base.series[i].name) != NULL;
 	if (!common)

@@ -12,6 +12,11 @@
 #   pg_crash / pg_launch     # the server goes away at once / comes back on its data
 #   pg_stop                  # in the EXIT trap
 
+# a signal ends the test through its EXIT trap (bash skips it on a fatal signal)
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
 pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
 pg_dir='' pg_pid=''
 

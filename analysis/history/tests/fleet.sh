@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A fleet sharing one history: a run recorded by one runner is the baseline
+# of another runner of its machine class, through the database —
+# knotif-compare --history, and analysis/ci-gate --baseline-history on this
+# machine (a short real suite: it seeds its class, then gates against it and
+# records its runs with the verdict the gate gave). A runner of another
+# class finds no baseline and is told so.
+# Usage: fleet.sh sqlite|postgresql BUILD_DIR CI_GATE RUN_A RUN_B   Exit 0/1/77.
+set -uo pipefail
+backend=$1 build=$2 gate=$3 a=$4 b=$5
+here=$(dirname "$0")
+command -v jq >/dev/null || { echo "skip: jq not installed"; exit 77; }
+command -v sqlite3 >/dev/null || { echo "skip: sqlite3 (the CLI) not installed"; exit 77; }
+unset KNOTIF_DB
+tmp=$(mktemp -d)
+. "$here/pg.sh"
+trap 'pg_stop; rm -rf "$tmp"' EXIT
+if [ "$backend" = postgresql ]; then
+	pg_start || exit 77
+	db=$(pg_newdb fleet) || exit 1
+	q() { pg_sql fleet "$1"; }
+else
+	db=$tmp/fleet.sqlite
+	q() { sqlite3 "$db" "$1"; }
+fi
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# runner-1 records; runner-2, same class, gates against it
+jq '.context.host_name = "runner-1"' "$a" >"$tmp/r1.json"
+jq '.context.host_name = "runner-2"' "$b" >"$tmp/r2.json"
+jq '.context.host_name = "runner-3" | .context.num_cpus = 64' "$b" >"$tmp/r3.json"
+"$build/knotif-history" record "$tmp/r1.json" --db "$db" >/dev/null || fail "runner-1 record"
+"$build/knotif-compare" --history=last --db="$db" "$tmp/r2.json" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" = 0 ] || fail "runner-2 vs the history: exit $rc: $(cat "$tmp/err")"
+grep -q '^# base: history last (1 run of AMD EPYC, 2 CPUs, .*) (runner-1, ' "$tmp/out" ||
+	fail "runner-2's base is not runner-1's run: $(head -n 1 "$tmp/out")"
+KNOTIF_DB=$db "$build/knotif-compare" --history=last "$tmp/r3.json" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] || fail "runner-3 (64 CPUs): exit $rc, $(wc -l <"$tmp/err") lines"
+grep -q "holds 0 of class 'AMD EPYC, 64 CPUs" "$tmp/err" || fail "runner-3: message: $(cat "$tmp/err")"
+
+# this machine through ci-gate: seed the class, then gate against it
+quick=(--build "$build" --history "$db" --runs 1 --reps 9 --samples 200)
+"$gate" --update-baseline --baseline-history last:1 "${quick[@]}" >"$tmp/out" 2>"$tmp/err" ||
+	fail "ci-gate seeding: $(tail -n 3 "$tmp/err")"
+seeded=$(q 'SELECT max(id) FROM runs')
+[ "$seeded" = 2 ] && [ -z "$(q "SELECT gate FROM runs WHERE id = 2")" ] || fail "seeding: run 2 without a verdict expected"
+class=$(q "SELECT machine_class FROM runs WHERE id = 2")
+"$gate" --baseline-history last:1 "${quick[@]}" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+case $rc in
+0) want=pass ;;
+1) want=fail ;;
+*) want=''; fail "ci-gate vs the history: exit $rc: $(tail -n 3 "$tmp/err")" ;;
+esac
+grep -qF "# base: history last:1 (1 run of $class)" "$tmp/out" || fail "ci-gate's base: $(head -n 1 "$tmp/out")"
+[ "$(q 'SELECT count(*) FROM runs')" = 3 ] || fail "ci-gate did not record its run"
+[ "$(q 'SELECT gate FROM runs WHERE id = 3')" = "$want" ] || fail "run 3's verdict: '$(q 'SELECT gate FROM runs WHERE id = 3')', the gate said '$want'"
+echo "$fails failures"
+[ "$fails" = 0 ]
