@@ -449,10 +449,18 @@ static int cmd_baseline(const struct options *o)
 	return 0;
 }
 
+/* when the run was measured (its result file's date), else when it was recorded */
+static const char *measured(json_t *run)
+{
+	const char *date = json_string_value(json_object_get(run, "date"));
+
+	return date ? date : json_string_value(json_object_get(run, "recorded_at"));
+}
+
 static void trend_table(json_t *trend, FILE *out)
 {
 	static const char *const headers[] = {
-		"benchmark", "run", "git sha", "recorded (UTC)", "reps", "floor ratio", "p50", "gate",
+		"benchmark", "run", "git sha", "measured", "reps", "floor ratio", "p50", "gate",
 	};
 	json_t *cls, *bench, *run;
 	size_t i, j, k;
@@ -478,7 +486,7 @@ static void trend_table(json_t *trend, FILE *out)
 					k ? "" : json_string_value(json_object_get(bench, "name")), id,
 					json_is_string(json_object_get(run, "git_sha")) ?
 						json_string_value(json_object_get(run, "git_sha")) : "-",
-					json_string_value(json_object_get(run, "recorded_at")), reps, fr, p50,
+					measured(run), reps, fr, p50,
 					gate && !strcmp(gate, "fail") ? "FAILED" : gate ? gate : "" });
 			}
 		table_print(t, out);

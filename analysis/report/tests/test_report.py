@@ -12,7 +12,6 @@ tracepoints, and without them the trace section is checked for its note.
 Exit 0 pass, 1 fail, 77 skip (with the reason).
 """
 import html
-import html.parser
 import json
 import os
 import re
@@ -22,6 +21,8 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import chromium  # noqa: E402
 BENCH, RUN, REPORT = sys.argv[1:4]
 STRESS = sys.argv[4] if len(sys.argv) > 4 else None
 TRACE = sys.argv[5] if len(sys.argv) > 5 else None
@@ -44,51 +45,10 @@ def slug(s):
     return re.sub(r"[^A-Za-z0-9]+", "-", s).strip("-").lower()
 
 
-class Dom(html.parser.HTMLParser):
-    """ids by tag, <section> texts, and what could reach outside the file"""
-
-    def __init__(self):
-        super().__init__()
-        self.ids = {}
-        self.dup_ids = set()
-        self.texts = {}
-        self.external = []
-        self.section = None
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        if "id" in a:
-            if any(a["id"] in s for s in self.ids.values()):
-                self.dup_ids.add(a["id"])
-            self.ids.setdefault(tag, set()).add(a["id"])
-        if tag == "section":
-            self.section = a.get("id")
-        if tag in ("script", "link", "img", "iframe", "object", "embed"):
-            self.external.append(tag)
-        for k in ("src", "href", "xlink:href"):
-            if k in a and not a[k].startswith("#"):
-                self.external.append("%s=%s" % (k, a[k]))
-
-    def handle_data(self, data):
-        if self.section:
-            self.texts[self.section] = self.texts.get(self.section, "") + data
-
-
 def chromium_dom(page, tmp, screenshot=None):
-    """The DOM after Chromium parsed and laid out the page (no network, no GPU)."""
-    base = ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync",
-            "--user-data-dir=" + tempfile.mkdtemp(dir=tmp)]
-    url = "file://" + os.path.abspath(page)
-    out = subprocess.run(base + ["--dump-dom", url], capture_output=True, text=True, timeout=120)
-    if out.returncode != 0 or "<svg" not in out.stdout:
-        failures.append("chromium --dump-dom %s: exit %d" % (page, out.returncode))
-        return Dom()
-    if screenshot:
-        subprocess.run(base + ["--window-size=1200,4000", "--screenshot=" + screenshot, url],
-                       capture_output=True, timeout=120)
-    dom = Dom()
-    dom.feed(out.stdout)
+    dom, error = chromium.dump_dom(page, tmp, screenshot)
+    if error:
+        failures.append(error)
     return dom
 
 

@@ -1,0 +1,116 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""The trend page end to end: real knotif-history records (in SQLite or
+PostgreSQL: the page is drawn from `trend --format json`, which both stores
+give alike) of two runs, one the gate failed, one it passed, and a run of
+another machine class become `knotif-report --trend`; headless Chromium
+renders it and the DOM must hold, per class and benchmark, a figure with its
+floor-ratio and p50 lines, a red cross for the failed run in its class only,
+each class's table of runs, nothing that reaches outside the file; bad
+input exits 2 with one line.
+
+usage: test_trend.py KNOTIF_HISTORY KNOTIF_REPORT RUN_A.json RUN_B.json
+Exit 0 pass, 1 fail, 77 skip (with the reason).
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import chromium  # noqa: E402
+
+HISTORY, REPORT, RUN_A, RUN_B = sys.argv[1:5]
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL: " + what, file=sys.stderr)
+
+
+def slug(s):
+    return re.sub(r"[^A-Za-z0-9]+", "-", s).strip("-").lower()
+
+
+def history(*args):
+    res = subprocess.run([HISTORY] + list(args), capture_output=True, text=True, timeout=60)
+    check(res.returncode == 0, "knotif-history %s: exit %d: %s" % (" ".join(args), res.returncode, res.stderr.strip()))
+    return res.stdout
+
+
+def expect_usage_error(args, what):
+    res = subprocess.run([REPORT] + args, capture_output=True, text=True, timeout=120)
+    lines = res.stderr.strip().splitlines()
+    check(res.returncode == 2, "%s: exit %d, expected 2" % (what, res.returncode))
+    check(len(lines) == 1 and lines[0].startswith("knotif-report: "),
+          "%s: stderr should be one 'knotif-report: ' line, got %r" % (what, res.stderr))
+
+
+def main():
+    if not shutil.which("chromium"):
+        print("SKIP: chromium not installed (Debian package chromium)")
+        sys.exit(77)
+    tmp = tempfile.mkdtemp(prefix="knotif-trend-test.")
+    try:
+        db = os.path.join(tmp, "h.sqlite")
+        with open(RUN_B, encoding="utf-8") as f:
+            other = json.load(f)
+        other["context"]["num_cpus"] = 64
+        with open(os.path.join(tmp, "other.json"), "w", encoding="utf-8") as f:
+            json.dump(other, f)
+        history("record", RUN_A, "--db", db)                              # 1
+        history("record", RUN_B, "--db", db, "--gate", "fail")            # 2
+        history("record", RUN_A, "--db", db, "--gate", "pass")            # 3
+        history("record", os.path.join(tmp, "other.json"), "--db", db)    # 4: another class
+        trend_json = os.path.join(tmp, "trend.json")
+        history("trend", "--format", "json", "--db", db, "-o", trend_json)
+        with open(trend_json, encoding="utf-8") as f:
+            trend = json.load(f)
+        page = os.path.join(tmp, "trend.html")
+        res = subprocess.run([REPORT, "--trend", trend_json, "-o", page], capture_output=True, text=True, timeout=300)
+        check(res.returncode == 0, "knotif-report --trend: exit %d: %s" % (res.returncode, res.stderr.strip()))
+        if res.returncode == 0:
+            dom, error = chromium.dump_dom(page, tmp)
+            check(not error, error or "")
+            svgs, groups = dom.ids.get("svg", set()), dom.ids.get("g", set())
+            check(len(trend["classes"]) == 2, "expected 2 classes, got %d" % len(trend["classes"]))
+            for k, c in enumerate(trend["classes"], 1):
+                failed_class = any(r.get("gate") == "fail" for b in c["benchmarks"] for r in b["runs"])
+                check(c["benchmarks"], "class %d has no benchmarks" % k)
+                for b in c["benchmarks"]:
+                    fid = "trend-c%d-%s" % (k, slug(b["name"]))
+                    check(fid in svgs, "no figure %s" % fid)
+                    for line in ("floor", "p50"):
+                        check("%s-%s" % (fid, line) in groups, "no %s line in %s" % (line, fid))
+                        marked = "%s-failed-%s" % (fid, line) in groups
+                        check(marked == failed_class, "%s: failed-run marker %s, expected %s" %
+                              (fid, "present" if marked else "absent", "present" if failed_class else "absent"))
+                check("trend-c%d-runs" % k in dom.ids.get("table", set()), "no table of runs for class %d" % k)
+                check(c["machine_class"] in dom.texts.get("class-%d" % k, ""), "class %d's heading missing" % k)
+            check("failed" in dom.texts.get("class-1", ""), "class 1's table does not say a run failed")
+            check(not dom.external, "the page reaches outside itself: %s" % dom.external)
+            check(not dom.dup_ids, "duplicate ids: %s" % sorted(dom.dup_ids)[:5])
+        # bad input: one line, exit 2
+        bad = os.path.join(tmp, "bad.json")
+        with open(bad, "w", encoding="utf-8") as f:
+            f.write('{"classes": 3}')
+        expect_usage_error(["--trend", bad], "--trend with a file that is not trend JSON")
+        expect_usage_error(["--trend", os.path.join(tmp, "none.json")], "--trend with a missing file")
+        expect_usage_error(["--trend", trend_json, RUN_A], "--trend and BENCH.json")
+        expect_usage_error([], "neither BENCH.json nor --trend")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    if failures:
+        print("%d failures" % len(failures))
+        sys.exit(1)
+    print("trend page: every figure, line and failed-run marker rendered")
+
+
+if __name__ == "__main__":
+    main()
