@@ -25,28 +25,41 @@
 
 struct bench;
 
-/* How an interceptor answers the trapped call. */
-enum reply {
-	REPLY_EMULATE,		/* skip the syscall, return BENCH_MAGIC */
-	REPLY_CONTINUE,		/* let the kernel run the syscall */
-	REPLY_ADDFD,		/* return a descriptor installed in the target */
+/*
+ * The family a method belongs to. It is written as "kind" on every JSON row,
+ * so readers (the gate, the report) never guess it from a name.
+ */
+enum method_kind {
+	KIND_IN_KERNEL,		/* the kernel decides; no interceptor runs */
+	KIND_SIGSYS,		/* a SIGSYS handler in the target answers */
+	KIND_UNOTIF,		/* a supervisor process answers through a seccomp listener */
+	KIND_PTRACE,		/* the target's tracer answers at a ptrace stop */
+	KIND_SHARED_MEMORY,	/* SIGSYS hands the call to a supervisor through shared memory */
+	KIND_FLOOR,		/* no interception: the ping-pong every round trip is held against */
+	KIND_COUNT
 };
+
+const char *method_kind_name(enum method_kind k);
 
 struct method {
 	const char *name;		/* "unotif/sync/emulate" */
+	enum method_kind kind;
+	/*
+	 * The knotif-trace summary kind ("unotif", "ptrace") that holds this
+	 * method's phases under --trace; NULL when knotif-trace does not
+	 * understand the method.
+	 */
+	const char *trace_kind;
 	enum feature needs[3];		/* run only when each probes fine (FEAT_COUNT ends) */
-	enum reply reply;
-	bool sync_wake;			/* unotif: SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP */
-	bool rw_protocol;		/* unotif: read()/write() on the listener (v3 series) */
-	bool listener_via_ptrace;	/* unotif: PTRACE_SECCOMP_GET_LISTENER, not SCM_RIGHTS */
-	bool trace_syscalls;		/* ptrace: PTRACE_SYSCALL instead of seccomp stops */
+	const void *variant;		/* the method file's own description of this variant */
+	size_t state_size;		/* zeroed per run at b->state, before sup_prepare */
 	/* Supervisor, before forking the target: sockets, memfds, pipes. */
 	int (*sup_prepare)(struct bench *b);
 	/* Target, pinned, before timing: install the interception. -errno */
 	int (*target_setup)(struct bench *b);
 	/* One intercepted call; its result is checked by check(). */
 	long (*call)(struct bench *b);
-	/* 0 when ret is what this method must return, else -EPROTO with b->error set. */
+	/* 0 when ret is what this method must return, else -EPROTO with the reason (bench_fail). */
 	int (*check)(struct bench *b, long ret);
 	/* Target, after timing: release the supervisor (e.g. the stop cookie). */
 	void (*target_finish)(struct bench *b);
@@ -74,7 +87,6 @@ struct bench_shared {
 	int64_t warmup;			/* untimed calls before repetition 0 */
 	int counters_source;		/* enum counters_source */
 	bool mlocked;
-	uint32_t futex_word;		/* pingpong/futex */
 	int reps_done;
 	char error[BENCH_ERROR_LEN];	/* first failure, from either side */
 	struct rep_result rep[BENCH_MAX_REPS];
@@ -95,22 +107,16 @@ struct bench {
 	int counters_wanted;		/* enum counters_source */
 	struct bench_shared *shared;
 
-	/* method state: set in sup_prepare (before the fork) or in the target */
+	/* set by the harness in the supervisor and the target */
 	pid_t sup_pid, target_pid;
-	int sock[2];			/* target → supervisor: the listener fd */
-	int listener;
-	int fds[4];
-	uint64_t expect_ino, expect_dev;
-	volatile uint32_t *futex_word;
-	int64_t token;
+	bool target_reaped;		/* a ptrace supervisor waited for it: target_status holds how it ended */
+	int target_status;
+	/* the method's own state (m->state_size bytes), inherited by the target */
+	void *state;
 };
 
-/* Printf into b->shared->error (first writer wins). Returns -EPROTO for chaining. */
-__attribute__((format(printf, 2, 3)))
-int bench_fail(struct bench *b, const char *fmt, ...);
-
-/* All methods, in report order. */
-extern const struct method *const methods[];
-extern const int method_count;
+/* The registry (methods/registry.c): every method, in report order. */
+int method_count(void);
+const struct method *method_at(int i);
 
 #endif

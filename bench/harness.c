@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -15,10 +16,6 @@
 
 #include "clock.h"
 #include "counters.h"
-
-static volatile sig_atomic_t child_exited;
-static bool reaped;
-static int reaped_status;
 
 int bench_fail(struct bench *b, const char *fmt, ...)
 {
@@ -32,28 +29,33 @@ int bench_fail(struct bench *b, const char *fmt, ...)
 	return -EPROTO;
 }
 
+/* Its only job is to run: a handler without SA_RESTART makes blocked calls return EINTR. */
 static void on_sigchld(int sig)
 {
-	child_exited = 1;
 }
 
 void watch_target_exit(void)
 {
-	struct sigaction sa = { .sa_handler = on_sigchld };	/* no SA_RESTART: blocked calls return EINTR */
+	struct sigaction sa = { .sa_handler = on_sigchld };
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGCHLD, &sa, NULL);
 }
 
-bool target_exited(void)
+bool target_exited(const struct bench *b)
 {
-	return child_exited;
+	siginfo_t si = { 0 };
+
+	/* WNOWAIT: the harness still reaps it and reports how it ended */
+	if (waitid(P_PID, (id_t)b->target_pid, &si, WEXITED | WNOHANG | WNOWAIT))
+		return errno == ECHILD;
+	return si.si_pid != 0;
 }
 
 void harness_target_reaped(struct bench *b, int status)
 {
-	reaped = true;
-	reaped_status = status;
+	b->target_reaped = true;
+	b->target_status = status;
 }
 
 /* Cost of the timing itself: a back-to-back pair of clock reads. */
@@ -190,6 +192,12 @@ static __attribute__((noreturn)) void supervisor_main(struct bench *b)
 		_exit(1);
 	}
 	mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT);
+	/* freed by _exit: the target gets a copy with the fork */
+	b->state = b->m->state_size ? calloc(1, b->m->state_size) : NULL;
+	if (b->m->state_size && !b->state) {
+		bench_fail(b, "supervisor setup: %s", strerror(ENOMEM));
+		_exit(1);
+	}
 	ret = b->m->sup_prepare ? b->m->sup_prepare(b) : 0;
 	if (ret) {
 		bench_fail(b, "supervisor setup: %s", strerror(-ret));
@@ -208,11 +216,11 @@ static __attribute__((noreturn)) void supervisor_main(struct bench *b)
 		bench_fail(b, "supervisor: %s", strerror(-ret));
 		kill(pid, SIGKILL);
 	}
-	if (!reaped) {
+	if (!b->target_reaped) {
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			;
 	} else {
-		status = reaped_status;
+		status = b->target_status;
 	}
 	if (describe_status(b, "target", status))
 		ret = -EPROTO;

@@ -13,6 +13,10 @@
  */
 int harness_run(struct bench *b, int timeout_s);
 
+/* Printf into b->shared->error (first writer wins). Returns -EPROTO for chaining. */
+__attribute__((format(printf, 2, 3)))
+int bench_fail(struct bench *b, const char *fmt, ...);
+
 /*
  * For supervisors that block in a call the target's death would not end
  * (RECV, FUTEX_WAIT): a SIGCHLD handler without SA_RESTART turns that death
@@ -20,7 +24,7 @@ int harness_run(struct bench *b, int timeout_s);
  * ptrace supervisors do not use it: every ptrace stop would raise a signal.
  */
 void watch_target_exit(void);
-bool target_exited(void);
+bool target_exited(const struct bench *b);
 
 /*
  * ptrace supervisors reap the target themselves; they hand its wait status

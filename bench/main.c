@@ -59,8 +59,10 @@ static const char usage_text[] =
 "  --samples=N                     timed round trips per repetition (default 5000)\n"
 "  --samples_out=FILE              raw samples as CSV: name,repetition,index,ns\n"
 "  --timeout=SECONDS               per benchmark, before it counts as hung (default 120)\n"
-"  --trace                         phase breakdown of unotif/ptrace benchmarks by\n"
-"                                  knotif-trace (root; timings then include its cost)\n"
+"  --trace                         phase breakdown of unotif and ptrace-seccomp\n"
+"                                  benchmarks by knotif-trace (root; timings then\n"
+"                                  include its cost; the others are listed as not\n"
+"                                  understood)\n"
 "  --counters=SOURCE               context switches, migrations, supervisor CPU from\n"
 "                                  procfs (default: read around the timed loop) or\n"
 "                                  perf (perf_event counters: they cost time inside it)\n"
@@ -203,15 +205,10 @@ static bool selected(const struct options *o, const char *name)
 	return (regexec(&o->filter_re, name, 0, NULL, 0) == 0) != o->filter_negated;
 }
 
-static bool is_floor(const struct method *m)
-{
-	return !strncmp(m->name, "pingpong/", 9);
-}
-
 /* Every benchmark of the run, placement-major; floors run when their placement does. */
 static struct result *plan(const struct options *o, int *count)
 {
-	struct result *res = calloc((size_t)(method_count * PLACEMENT_COUNT), sizeof(*res));
+	struct result *res = calloc((size_t)(method_count() * PLACEMENT_COUNT), sizeof(*res));
 	int n = 0;
 
 	if (!res)
@@ -222,11 +219,11 @@ static struct result *plan(const struct options *o, int *count)
 
 		if (!o->placements[p])
 			continue;
-		for (int i = 0; i < method_count; i++) {
+		for (int i = 0; i < method_count(); i++) {
 			struct result *r = &res[n++];
 			bool default_syscall = !strcmp(o->sys->name, "getppid");
 
-			r->m = methods[i];
+			r->m = method_at(i);
 			r->placement = (enum placement)p;
 			snprintf(r->name, sizeof(r->name), "%s%s%s/placement:%s", r->m->name,
 				 default_syscall ? "" : "/syscall:", default_syscall ? "" : o->sys->name,
@@ -235,7 +232,7 @@ static struct result *plan(const struct options *o, int *count)
 			placement_used |= r->selected;
 		}
 		for (int i = first; i < n; i++)
-			if (!res[i].selected && !(placement_used && is_floor(res[i].m)))
+			if (!res[i].selected && !(placement_used && res[i].m->kind == KIND_FLOOR))
 				res[i].status = RESULT_SKIPPED;
 	}
 	*count = n;
@@ -467,11 +464,14 @@ int main(int argc, char **argv)
 			continue;
 		if (isatty(STDERR_FILENO))
 			fprintf(stderr, "\r\033[K[%d/%d] %s", ++ran, n, res[i].name);
-		if (tp && res[i].selected && trace_phases_wanted(res[i].m->name))
+		if (tp && res[i].selected && res[i].m->trace_kind)
 			trace_phases_begin(tp);
+		else if (tp && res[i].selected)
+			trace_phases_not_understood(tp, res[i].name);
 		run_one(&o, &res[i], &b, samples_out);
 		if (tp)
-			trace_phases_end(tp, res[i].status == RESULT_OK ? res[i].name : NULL);
+			trace_phases_end(tp, res[i].status == RESULT_OK ? res[i].name : NULL,
+					 res[i].m->trace_kind);
 		if (res[i].status == RESULT_FAILED) {
 			failed++;
 			fprintf(stderr, "%s%s: %s: %s\n", isatty(STDERR_FILENO) ? "\r\033[K" : "",

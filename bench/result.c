@@ -70,7 +70,7 @@ double result_headline(const struct result *r, enum figure f)
 
 static bool is_floor(const struct result *r)
 {
-	return !strncmp(r->m->name, "pingpong/", 9);
+	return r->m->kind == KIND_FLOOR;
 }
 
 /*
@@ -122,6 +122,13 @@ static void add_figures(json_t *row, const double *f)
 			gb_counter(row, figure_key[k], f[k]);
 }
 
+/* Every row says what family its method is: readers never guess from the name. */
+static void append(json_t *rows, json_t *row, const struct result *r)
+{
+	json_object_set_new(row, "kind", json_string(method_kind_name(r->m->kind)));
+	json_array_append_new(rows, row);
+}
+
 static void add_aggregates(json_t *rows, const struct result *r, int family)
 {
 	static const char *const aggs[] = { "mean", "median", "stddev", "cv" };
@@ -140,7 +147,7 @@ static void add_aggregates(json_t *rows, const struct result *r, int family)
 		}
 		row = gb_aggregate(r->name, family, aggs[a], r->reps, r->iterations, agg[FIG_REAL], agg[FIG_CPU]);
 		add_figures(row, agg);
-		json_array_append_new(rows, row);
+		append(rows, row, r);
 	}
 }
 
@@ -155,7 +162,7 @@ json_t *results_to_rows(const struct result *res, int n)
 		if (!r->selected || r->status == RESULT_SKIPPED)
 			continue;
 		if (r->status != RESULT_OK) {
-			json_array_append_new(rows, gb_error(r->name, family++, r->message));
+			append(rows, gb_error(r->name, family++, r->message), r);
 			continue;
 		}
 		for (int rep = 0; rep < r->reps; rep++) {
@@ -163,7 +170,7 @@ json_t *results_to_rows(const struct result *res, int n)
 						   r->fig[rep][FIG_REAL], r->fig[rep][FIG_CPU]);
 
 			add_figures(row, r->fig[rep]);
-			json_array_append_new(rows, row);
+			append(rows, row, r);
 		}
 		if (r->reps > 1)
 			add_aggregates(rows, r, family);

@@ -25,6 +25,7 @@ struct trace_phases {
 	pid_t pid;			/* knotif-trace while running, else 0 */
 	json_t *by_benchmark;		/* name -> the kind's summary {transitions, phases} */
 	json_t *context;		/* source, unsupported sources: from the last summary */
+	json_t *not_understood;		/* names of the selected benchmarks it cannot follow */
 };
 
 /* die() exits: the summaries' directory must not outlive us either way */
@@ -61,12 +62,13 @@ struct trace_phases *trace_phases_new(void)
 	strcpy(summary_path, t->summary);
 	atexit(remove_summaries);
 	t->by_benchmark = json_object();
+	t->not_understood = json_array();
 	return t;
 }
 
-bool trace_phases_wanted(const char *method_name)
+void trace_phases_not_understood(struct trace_phases *t, const char *benchmark)
 {
-	return !strncmp(method_name, "unotif/", 7) || !strncmp(method_name, "ptrace-seccomp/", 15);
+	json_array_append_new(t->not_understood, json_string(benchmark));
 }
 
 void trace_phases_begin(struct trace_phases *t)
@@ -105,7 +107,7 @@ void trace_phases_begin(struct trace_phases *t)
 	t->pid = child;
 }
 
-void trace_phases_end(struct trace_phases *t, const char *benchmark)
+void trace_phases_end(struct trace_phases *t, const char *benchmark, const char *trace_kind)
 {
 	json_t *s, *kinds;
 	json_error_t jerr;
@@ -125,8 +127,7 @@ void trace_phases_end(struct trace_phases *t, const char *benchmark)
 	if (!s)
 		die("--trace: reading %s: %s", t->summary, jerr.text);
 	kinds = json_object_get(s, "kinds");
-	json_object_set(t->by_benchmark, benchmark,
-			json_object_get(kinds, strncmp(benchmark, "unotif/", 7) ? "ptrace" : "unotif"));
+	json_object_set(t->by_benchmark, benchmark, json_object_get(kinds, trace_kind));
 	json_decref(t->context);
 	t->context = json_pack("{s:O,s:O,s:s}", "source", json_object_get(s, "source"),
 			       "unsupported_sources", json_object_get(s, "unsupported_sources"),
@@ -150,6 +151,15 @@ void trace_phases_annotate(const struct trace_phases *t, json_t *rows, json_t *c
 
 	if (t->context)
 		json_object_set(json_object_get(context, "knotif"), "trace", t->context);
+	if (json_array_size(t->not_understood)) {
+		json_t *trace = json_object_get(json_object_get(context, "knotif"), "trace");
+
+		if (!trace) {
+			trace = json_object();
+			json_object_set_new(json_object_get(context, "knotif"), "trace", trace);
+		}
+		json_object_set(trace, "not_understood", t->not_understood);
+	}
 	json_array_foreach(rows, i, row) {
 		json_t *kind = json_object_get(t->by_benchmark,
 					       json_string_value(json_object_get(row, "run_name")));
@@ -182,6 +192,15 @@ void trace_phases_print(const struct trace_phases *t, FILE *out)
 	const char *name;
 	json_t *kind;
 
+	if (json_array_size(t->not_understood)) {
+		size_t i;
+		json_t *v;
+
+		fprintf(out, "# not traced: knotif-trace does not understand");
+		json_array_foreach(t->not_understood, i, v)
+			fprintf(out, "%s %s", i ? "," : "", json_string_value(v));
+		fprintf(out, " (it follows seccomp user notifications and seccomp ptrace stops only)\n");
+	}
 	if (!json_object_size(t->by_benchmark))
 		return;
 	fprintf(out, "# phases seen by knotif-trace (source %s), p50 over every call incl. warm-up:\n",
@@ -224,6 +243,7 @@ void trace_phases_free(struct trace_phases *t)
 		waitpid(t->pid, NULL, 0);
 	}
 	json_decref(t->by_benchmark);
+	json_decref(t->not_understood);
 	json_decref(t->context);
 	free(t);
 }

@@ -17,12 +17,15 @@ struct trace_phases;
 
 /* Dies with the reason when knotif-trace is missing. */
 struct trace_phases *trace_phases_new(void);
-/* Whether a method has notifications or ptrace stops to trace. */
-bool trace_phases_wanted(const char *method_name);
+/* A selected benchmark whose method knotif-trace cannot follow (method.trace_kind NULL). */
+void trace_phases_not_understood(struct trace_phases *t, const char *benchmark);
 /* Starts knotif-trace and waits until it is attached. Dies when it cannot start. */
 void trace_phases_begin(struct trace_phases *t);
-/* Stops it (when running) and keeps its summary as benchmark's (NULL: a failed run, dropped). */
-void trace_phases_end(struct trace_phases *t, const char *benchmark);
+/*
+ * Stops it (when running) and keeps the summary's trace_kind part as
+ * benchmark's (NULL: a failed run, dropped).
+ */
+void trace_phases_end(struct trace_phases *t, const char *benchmark, const char *trace_kind);
 /* Counters on the rows of traced benchmarks; context.knotif.trace. */
 void trace_phases_annotate(const struct trace_phases *t, json_t *rows, json_t *context);
 void trace_phases_print(const struct trace_phases *t, FILE *out);

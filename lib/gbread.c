@@ -135,6 +135,8 @@ int gb_file_from_json(struct gb_file *f, json_t *root, const char *path, char *w
 			err = why_fail(-ENOMEM, why, len, "%s: out of memory", path);
 			goto out;
 		}
+		if (!s->kind)
+			s->kind = json_string_value(json_object_get(row, "kind"));
 		if (json_is_true(json_object_get(row, "error_occurred"))) {
 			const char *msg = json_string_value(json_object_get(row, "error_message"));
 

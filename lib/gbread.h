@@ -33,6 +33,7 @@ int gb_figure_parse(const char *key, enum gb_figure *f);	/* 0 or -EINVAL */
 struct gb_series {
 	const char *name;	/* the rows' "name" (owned by the JSON) */
 	const char *error;	/* error_message of an error row; NULL when it ran */
+	const char *kind;	/* the rows' "kind" (knotif-bench: "floor", "unotif", ...); NULL when absent */
 	size_t reps;		/* iteration rows */
 	double *fig[GB_FIGURE_COUNT];	/* [reps] each; NAN where a row lacks the key */
 };

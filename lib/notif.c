@@ -63,6 +63,32 @@ int notif_send_continue(int listener, struct notif_buf *b, uint64_t id)
 	return ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, b->resp) ? -errno : 0;
 }
 
+int notif_send_addfd(int listener, uint64_t id, int srcfd, unsigned int newfd_flags)
+{
+	struct seccomp_notif_addfd addfd = {
+		.id = id,
+		.flags = SECCOMP_ADDFD_FLAG_SEND,
+		.srcfd = (uint32_t)srcfd,
+		.newfd_flags = newfd_flags,
+	};
+	int fd = ioctl(listener, SECCOMP_IOCTL_NOTIF_ADDFD, &addfd);
+
+	return fd < 0 ? -errno : fd;
+}
+
+int notif_recv_rw(int listener, struct notif_buf *b)
+{
+	memset(b->req, 0, b->req_size);
+	return read(listener, b->req, b->req_size) < 0 ? -errno : 0;
+}
+
+int notif_send_rw(int listener, uint64_t id, int64_t val)
+{
+	struct seccomp_notif_rw_resp resp = { .id = id, .val = val };
+
+	return write(listener, &resp, sizeof(resp)) < 0 ? -errno : 0;
+}
+
 int notif_id_valid(int listener, uint64_t id)
 {
 	return ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) ? -errno : 0;

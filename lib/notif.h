@@ -32,6 +32,22 @@ int notif_send_emulate(int listener, struct notif_buf *b, uint64_t id, int64_t v
 /* Reply to id: let the kernel run the call (SECCOMP_USER_NOTIF_FLAG_CONTINUE, 5.5). */
 int notif_send_continue(int listener, struct notif_buf *b, uint64_t id);
 
+/*
+ * Reply to id by installing srcfd in the target as the call's result
+ * (SECCOMP_IOCTL_NOTIF_ADDFD with SECCOMP_ADDFD_FLAG_SEND, 5.14: one step,
+ * no window between the install and the reply). The descriptor number the
+ * target got, or -errno.
+ */
+int notif_send_addfd(int listener, uint64_t id, int srcfd, unsigned int newfd_flags);
+
+/*
+ * The knotif kernel series' v3 protocol (kernel/patches 0004,
+ * CONFIG_SECCOMP_USER_NOTIF_RW): read() a notification into the zeroed
+ * b->req, write() the reply. A mainline kernel refuses both with -EINVAL.
+ */
+int notif_recv_rw(int listener, struct notif_buf *b);
+int notif_send_rw(int listener, uint64_t id, int64_t val);
+
 /* 0 while the notification id is still waiting for this listener's reply. */
 int notif_id_valid(int listener, uint64_t id);
 

@@ -33,10 +33,13 @@ bool verdict_gated(enum verdict v)
 	       v == VERDICT_UNSURE || v == VERDICT_UNCONFIRMED;
 }
 
-/* ping-pong rows are the floor itself: floor_ratio is 1.0 by construction */
-static bool is_floor(const char *name)
+/*
+ * Floor rows (the ping-pong) are the floor itself: floor_ratio is 1.0 by
+ * construction. Their rows say so ("kind": "floor"); either file may.
+ */
+static bool is_floor(const struct gb_series *b, const struct gb_series *n)
 {
-	return !strncmp(name, "pingpong/", 9);
+	return (b->kind && !strcmp(b->kind, "floor")) || (n->kind && !strcmp(n->kind, "floor"));
 }
 
 /* the non-NaN values of one figure; returns how many */
@@ -137,7 +140,7 @@ static void compare_one(struct comparison *c, const struct gb_series *b, const s
 		c->shown_base[k] = median_fig(b, shown[k], xb);
 		c->shown_new[k] = median_fig(n, shown[k], xn);
 	}
-	if (o->metric == GB_FLOOR_RATIO && is_floor(c->name))
+	if (o->metric == GB_FLOOR_RATIO && is_floor(b, n))
 		c->metric = GB_P50;	/* the floor's own p50: what every floor_ratio divides by */
 	nb = values(b, c->metric, xb);
 	nn = values(n, c->metric, xn);

@@ -38,25 +38,29 @@ static int check_errno(struct bench *b, long ret)
 			  errno, BENCH_ERRNO);
 }
 
-const struct method method_null = {
-	.name = "null",
-	.needs = { FEAT_COUNT },
-	.call = call_syscall,
-	.check = check_real,
-};
-
-const struct method method_filter_allow = {
-	.name = "filter-allow",
-	.needs = { FEAT_SECCOMP_FILTER, FEAT_COUNT },
-	.target_setup = setup_allow,
-	.call = call_syscall,
-	.check = check_real,
-};
-
-const struct method method_errno = {
-	.name = "errno",
-	.needs = { FEAT_RET_ERRNO, FEAT_COUNT },
-	.target_setup = setup_errno,
-	.call = call_syscall,
-	.check = check_errno,
+const struct method *const inkernel_methods[] = {
+	&(const struct method){
+		.name = "null",
+		.kind = KIND_IN_KERNEL,
+		.needs = { FEAT_COUNT },
+		.call = call_syscall,
+		.check = check_real,
+	},
+	&(const struct method){
+		.name = "filter-allow",
+		.kind = KIND_IN_KERNEL,
+		.needs = { FEAT_SECCOMP_FILTER, FEAT_COUNT },
+		.target_setup = setup_allow,
+		.call = call_syscall,
+		.check = check_real,
+	},
+	&(const struct method){
+		.name = "errno",
+		.kind = KIND_IN_KERNEL,
+		.needs = { FEAT_RET_ERRNO, FEAT_COUNT },
+		.target_setup = setup_errno,
+		.call = call_syscall,
+		.check = check_errno,
+	},
+	NULL,
 };

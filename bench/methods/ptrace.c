@@ -19,6 +19,11 @@
 #include "filter.h"
 #include "harness.h"
 
+struct ptrace_variant {
+	enum reply reply;
+	bool trace_syscalls;	/* PTRACE_SYSCALL instead of seccomp stops */
+};
+
 #if defined(__x86_64__)
 #define REG_SYSCALL_NR offsetof(struct user_regs_struct, orig_rax)
 #define REG_RETURN offsetof(struct user_regs_struct, rax)
@@ -26,12 +31,13 @@
 
 static int target_setup(struct bench *b)
 {
+	const struct ptrace_variant *v = b->m->variant;
 	int ret;
 
 	if (ptrace(PTRACE_TRACEME, 0, 0, 0))
 		return -errno;
 	raise(SIGSTOP);		/* the tracer sets its options, then lets us go */
-	if (b->m->trace_syscalls)
+	if (v->trace_syscalls)
 		return 0;
 	ret = filter_install(&b->sys->nr, 1, SECCOMP_RET_TRACE, 0);
 	return ret < 0 ? ret : 0;
@@ -39,7 +45,9 @@ static int target_setup(struct bench *b)
 
 static int check(struct bench *b, long ret)
 {
-	return b->m->reply == REPLY_EMULATE ? check_magic(b, ret) : check_real(b, ret);
+	const struct ptrace_variant *v = b->m->variant;
+
+	return v->reply == REPLY_EMULATE ? check_magic(b, ret) : check_real(b, ret);
 }
 
 /* Skip the syscall and make it return BENCH_MAGIC. */
@@ -57,7 +65,8 @@ static int emulate(pid_t pid)
 
 static int supervise(struct bench *b)
 {
-	enum __ptrace_request resume = b->m->trace_syscalls ? PTRACE_SYSCALL : PTRACE_CONT;
+	const struct ptrace_variant *v = b->m->variant;
+	enum __ptrace_request resume = v->trace_syscalls ? PTRACE_SYSCALL : PTRACE_CONT;
 	pid_t pid = b->target_pid;
 	int status, ret;
 
@@ -85,7 +94,7 @@ static int supervise(struct bench *b)
 			return 0;
 		}
 		if (status >> 8 == (SIGTRAP | (PTRACE_EVENT_SECCOMP << 8))) {
-			if (b->m->reply == REPLY_EMULATE) {
+			if (v->reply == REPLY_EMULATE) {
 				ret = emulate(pid);
 				if (ret)
 					return ret;
@@ -98,33 +107,39 @@ static int supervise(struct bench *b)
 	}
 }
 
-const struct method method_ptrace_seccomp_emulate = {
-	.name = "ptrace-seccomp/emulate",
-	.needs = { FEAT_RET_TRACE, FEAT_PTRACE, FEAT_COUNT },
-	.reply = REPLY_EMULATE,
-	.target_setup = target_setup,
-	.call = call_syscall,
-	.check = check,
-	.supervise = supervise,
-};
-
-const struct method method_ptrace_seccomp_continue = {
-	.name = "ptrace-seccomp/continue",
-	.needs = { FEAT_RET_TRACE, FEAT_PTRACE, FEAT_COUNT },
-	.reply = REPLY_CONTINUE,
-	.target_setup = target_setup,
-	.call = call_syscall,
-	.check = check,
-	.supervise = supervise,
-};
-
-const struct method method_ptrace_syscall = {
-	.name = "ptrace-syscall",
-	.needs = { FEAT_PTRACE, FEAT_COUNT },
-	.reply = REPLY_CONTINUE,
-	.trace_syscalls = true,
-	.target_setup = target_setup,
-	.call = call_syscall,
-	.check = check,
-	.supervise = supervise,
+/* knotif-trace follows seccomp's ptrace events, not plain syscall stops */
+const struct method *const ptrace_methods[] = {
+	&(const struct method){
+		.name = "ptrace-seccomp/emulate",
+		.kind = KIND_PTRACE,
+		.trace_kind = "ptrace",
+		.needs = { FEAT_RET_TRACE, FEAT_PTRACE, FEAT_COUNT },
+		.variant = &(const struct ptrace_variant){ .reply = REPLY_EMULATE },
+		.target_setup = target_setup,
+		.call = call_syscall,
+		.check = check,
+		.supervise = supervise,
+	},
+	&(const struct method){
+		.name = "ptrace-seccomp/continue",
+		.kind = KIND_PTRACE,
+		.trace_kind = "ptrace",
+		.needs = { FEAT_RET_TRACE, FEAT_PTRACE, FEAT_COUNT },
+		.variant = &(const struct ptrace_variant){ .reply = REPLY_CONTINUE },
+		.target_setup = target_setup,
+		.call = call_syscall,
+		.check = check,
+		.supervise = supervise,
+	},
+	&(const struct method){
+		.name = "ptrace-syscall",
+		.kind = KIND_PTRACE,
+		.needs = { FEAT_PTRACE, FEAT_COUNT },
+		.variant = &(const struct ptrace_variant){ .reply = REPLY_CONTINUE, .trace_syscalls = true },
+		.target_setup = target_setup,
+		.call = call_syscall,
+		.check = check,
+		.supervise = supervise,
+	},
+	NULL,
 };

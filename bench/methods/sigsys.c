@@ -77,18 +77,22 @@ static long call_sud(struct bench *b)
 	return syscall(b->sys->nr);	/* the handler sets the selector back to ALLOW */
 }
 
-const struct method method_trap = {
-	.name = "trap",
-	.needs = { FEAT_RET_TRAP, FEAT_COUNT },
-	.target_setup = setup_trap,
-	.call = call_syscall,
-	.check = check_magic,
-};
-
-const struct method method_sud = {
-	.name = "sud",
-	.needs = { FEAT_SUD, FEAT_COUNT },
-	.target_setup = setup_sud,
-	.call = call_sud,
-	.check = check_magic,
+const struct method *const sigsys_methods[] = {
+	&(const struct method){
+		.name = "trap",
+		.kind = KIND_SIGSYS,
+		.needs = { FEAT_RET_TRAP, FEAT_COUNT },
+		.target_setup = setup_trap,
+		.call = call_syscall,
+		.check = check_magic,
+	},
+	&(const struct method){
+		.name = "sud",
+		.kind = KIND_SIGSYS,
+		.needs = { FEAT_SUD, FEAT_COUNT },
+		.target_setup = setup_sud,
+		.call = call_sud,
+		.check = check_magic,
+	},
+	NULL,
 };

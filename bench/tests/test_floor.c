@@ -39,9 +39,9 @@ static void fill(struct result *r, const char *name, const struct method *m, enu
 
 int main(void)
 {
-	static const struct method pipe_m = { .name = "pingpong/pipe" };
-	static const struct method futex_m = { .name = "pingpong/futex" };
-	static const struct method unotif_m = { .name = "unotif/sync/emulate" };
+	static const struct method pipe_m = { .name = "pingpong/pipe", .kind = KIND_FLOOR };
+	static const struct method futex_m = { .name = "pingpong/futex", .kind = KIND_FLOOR };
+	static const struct method unotif_m = { .name = "unotif/sync/emulate", .kind = KIND_UNOTIF };
 	struct result res[6];
 
 	/* cross: futex did not block (0.97 switches): the pipe is the floor */

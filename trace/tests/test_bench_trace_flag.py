@@ -20,13 +20,15 @@ if p.returncode:
 d = json.loads(p.stdout)
 c.true("context.knotif.trace.source", d["context"]["knotif"].get("trace", {}).get("source")
        in ("tracepoint", "fentry", "sched"))
+c.eq("context.knotif.trace.not_understood", d["context"]["knotif"]["trace"].get("not_understood"),
+     ["null/placement:same"])
 for b in d["benchmarks"]:
     method = b["run_name"].rsplit("/placement:", 1)[0]
     agg = b.get("aggregate_name")
     if method not in TRACED or agg in ("stddev", "cv"):
         c.true(f"{b['name']}: no trace counters", not any(k.startswith("trace_") for k in b))
         continue
-    want = WARMUP + REPS * SAMPLES + (1 if method.startswith("unotif/") else 0)
+    want = WARMUP + REPS * SAMPLES + (1 if b["kind"] == "unotif" else 0)
     c.eq(f"{b['name']}: trace_notifications", b.get("trace_notifications"), want)
     for k in KEYS:
         c.true(f"{b['name']}: {k} > 0", b.get(k, 0) > 0)
