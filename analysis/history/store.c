@@ -13,10 +13,11 @@ static bool has_prefix(const char *s, const char *prefix)
 	return !strncmp(s, prefix, strlen(prefix));
 }
 
-/* the URI for messages, its password (user:PASSWORD@) masked */
+/* the URI for messages, its password (user:PASSWORD@ or password=PASSWORD) masked */
 static void set_where(struct store *s, const char *uri)
 {
 	const char *scheme = strstr(uri, "://"), *at, *colon;
+	char *pw, *end;
 
 	snprintf(s->where_buf, sizeof(s->where_buf), "%s", uri);
 	s->where = s->where_buf;
@@ -27,6 +28,12 @@ static void set_where(struct store *s, const char *uri)
 	if (colon)
 		snprintf(s->where_buf, sizeof(s->where_buf), "%.*s:***%s",
 			 (int)(colon - uri), uri, at);
+	for (pw = strstr(s->where_buf, "password="); pw; pw = strstr(pw, "password=")) {
+		pw += strlen("password=");
+		end = pw + strcspn(pw, "&");
+		memmove(pw + 3, end, strlen(end) + 1);
+		memcpy(pw, "***", 3);
+	}
 }
 
 int store_open(struct store **out, const char *uri, bool create, char *why, size_t len)

@@ -127,9 +127,18 @@ static const struct store_ops pg_ops = {
 
 int store_pg_open(struct store *s, const char *uri, char *why, size_t len)
 {
-	/* the URI's own settings win: it is expanded after the defaults */
-	static const char *const keys[] = { "connect_timeout", "application_name", "dbname", NULL };
-	const char *values[] = { "10", "knotif-history", uri, NULL };
+	/*
+	 * Every wait bounded: connecting (10 s), a server that stops answering
+	 * over TCP (keepalives, unacknowledged data: about a minute), a
+	 * statement that waits on locks (5 min; ours take milliseconds). The
+	 * URI's own settings win: it is expanded after these defaults.
+	 */
+	static const char *const keys[] = {
+		"connect_timeout", "keepalives_idle", "keepalives_interval", "keepalives_count",
+		"tcp_user_timeout", "options", "application_name", "dbname", NULL,
+	};
+	const char *values[] = { "10", "30", "10", "3", "60000", "-c statement_timeout=300000",
+				 "knotif-history", uri, NULL };
 	PGconn *conn = PQconnectdbParams(keys, values, 1);
 	char msg[512];
 

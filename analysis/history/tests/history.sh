@@ -259,6 +259,9 @@ else
 	one_line_exit2 "no server" list --db "postgresql:///h?host=$tmp&user=knotif"
 	one_line_exit2 "password masked" list --db "postgresql://knotif:s3cret@/nosuch?host=$pg_dir"
 	! grep -q s3cret "$tmp/err" || fail "password masked: the password was printed"
+	one_line_exit2 "password= masked" list --db "postgresql:///nosuch?host=$pg_dir&password=s3cret&user=knotif"
+	! grep -q s3cret "$tmp/err" || fail "password= masked: the password was printed"
+	grep -q 'password=\*\*\*&user=knotif' "$tmp/err" || fail "password= masked: $(cat "$tmp/err")"
 	# a read never writes: list on an empty database creates nothing
 	empty=$(pg_newdb empty)
 	one_line_exit2 "list on an empty database" list --db "$empty"

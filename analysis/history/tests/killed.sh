@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A writer killed (SIGKILL) at a random moment of an import leaves no
+# half-written run: whatever the store holds afterwards is whole runs only
+# (a runs row has all its results rows), and the next writer works. The run
+# is large (1,800 results rows) so most kills land inside the transaction;
+# the delays spread over one measured import.
+# Usage: killed.sh sqlite|postgresql KNOTIF_HISTORY RUN.json   Exit 0/1/77.
+set -uo pipefail
+backend=$1 hist=$2 a=$3
+here=$(dirname "$0")
+kills=8
+command -v jq >/dev/null || { echo "skip: jq not installed"; exit 77; }
+command -v sqlite3 >/dev/null || { echo "skip: sqlite3 (the CLI) not installed"; exit 77; }
+tmp=$(mktemp -d)
+. "$here/pg.sh"
+pids=()
+trap 'for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; { wait "$p"; } 2>/dev/null; done; pg_stop; rm -rf "$tmp"' EXIT
+if [ "$backend" = postgresql ]; then
+	pg_start || exit 77
+	db=$(pg_newdb killed) || exit 1
+	q() { pg_sql killed "$1"; }
+else
+	db=$tmp/killed.sqlite
+	q() { sqlite3 "$db" "$1"; }
+fi
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# 40 copies of every benchmark, renamed: 200 benchmarks x 9 repetitions
+jq '.benchmarks = [range(40) as $i | .benchmarks[] | .name = "copy\($i)/" + .name | .run_name = .name]' "$a" >"$tmp/big.json"
+rows=$(jq '[.benchmarks[] | select(.run_type == "iteration" and (.error_occurred | not))] | length' "$tmp/big.json")
+start=$(date +%s%N)
+"$hist" record "$tmp/big.json" --db "$db" >/dev/null || fail "the first import"
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+
+killed=0
+for i in $(seq "$kills"); do
+	"$hist" record "$tmp/big.json" --db "$db" >/dev/null 2>&1 &
+	pids=($!)
+	sleep "$(awk -v r="$RANDOM" -v ms="$ms" 'BEGIN { printf "%.3f", (r % 100) / 100 * ms / 1000 }')"
+	kill -KILL "${pids[0]}" 2>/dev/null && killed=$((killed + 1))
+	{ wait "${pids[0]}"; } 2>/dev/null	# no "Killed" job notice
+	pids=()
+done
+"$hist" record "$tmp/big.json" --db "$db" >/dev/null || fail "an import after the kills"
+runs=$(q 'SELECT count(*) FROM runs')
+whole=$(q "SELECT count(*) FROM runs WHERE (SELECT count(*) FROM results WHERE run_id = runs.id) = $rows")
+orphans=$(q 'SELECT count(*) FROM results WHERE run_id NOT IN (SELECT id FROM runs)')
+[ "$runs" = "$whole" ] || fail "$((runs - whole)) of $runs runs are not whole"
+[ "$orphans" = 0 ] || fail "$orphans results rows without their run"
+# the writers that finished stored their run; a killed one may have committed just before
+[ "$runs" -ge $((2 + kills - killed)) ] && [ "$runs" -le $((2 + kills)) ] ||
+	fail "$runs runs stored: expected $((2 + kills - killed)) to $((2 + kills))"
+echo "$backend: one import of $rows rows took $ms ms; $killed of $kills writers killed before they ended; $runs whole runs stored, $fails failures"
+[ "$fails" = 0 ]
