@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * knotif-trace's kernel side: follows every seccomp user notification (and
- * every SECCOMP_RET_TRACE ptrace stop) from queued to resumed and hands one
- * kt_event per notification to user space through a ring buffer.
+ * every SECCOMP_RET_TRACE ptrace stop) from queued to resumed, and
+ * aggregates here: exact transition counts and per-phase histograms in
+ * per-CPU maps that user space reads at exit or every --interval. A record
+ * per notification goes to the ring buffer only when --events asks for it.
  *
  * Three probe sources, picked by knotif_trace.c before load (the losers'
  * programs get autoload off):
@@ -10,11 +12,17 @@
  *  - sched: stock tracepoints only. Queued = the target, inside the trapped
  *    syscall, wakes someone or goes to sleep (whichever comes first); SENT =
  *    the supervisor's NOTIF_RECV ioctl returns naming the target; REPLIED =
- *    NOTIF_SEND (or ADDFD with FLAG_SEND) entered; resumed = the target's
- *    syscall exit. The ptrace timeline is built the same way from the stop,
- *    the tracer's wait4() and its resuming ptrace() request.
+ *    the supervisor, inside NOTIF_SEND (or ADDFD with FLAG_SEND), wakes the
+ *    target; resumed = the target's syscall exit. The ptrace timeline is
+ *    built the same way from the stop, the tracer's wait4() and its resuming
+ *    ptrace() request.
  *  - fentry: the sched source, with queued taken exactly at __seccomp_filter.
- * x86-64 only: syscall numbers and pt_regs fields below are that ABI's.
+ *
+ * Per-notification state lives in task local storage of the target (found
+ * from current, from a woken task, or from a pid with bpf_task_from_pid()),
+ * not in hash maps: a task we do not know has no storage, and every probe
+ * leaves after that one lookup. x86-64 only: syscall numbers and pt_regs
+ * fields below are that ABI's.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -50,46 +58,39 @@ char LICENSE[] SEC("license") = "GPL";
 #define ENOSYS_		38
 
 /* knobs set by user space before load */
-const volatile bool use_tree;			/* only processes in `tree` (--pid, COMMAND) */
+const volatile bool use_tree;			/* only --pid's or COMMAND's tasks and their children */
 const volatile char targ_comm[KT_COMM_LEN];	/* "": any */
 const volatile bool have_filter;
 /* false with the tracepoint source: the seccomp events replace the ioctl reconstruction */
 const volatile bool unotif_from_syscalls = true;
+const volatile bool want_ptrace = true;		/* --kinds includes ptrace */
+const volatile bool want_events;		/* --events: a record per notification */
 
-__u64 counts[KT_KIND_COUNT][KT_TRANSITION_COUNT];
-__u64 events_dropped;
-__u64 map_full;
-
-/* One per thread that may be a target: its notification in flight. */
-struct tstate {
-	__u64 queued, sent, replied;	/* CLOCK_MONOTONIC ns, 0 = not yet */
-	__u64 id;
-	__u32 sup_tgid, sup_pid;
-	__s32 nr;			/* syscall of the queued stamp / the notification */
-	__s32 last_nr;			/* syscall of the last finished notification */
-	__u8 kind, flags;
-	__u8 active;			/* SENT seen: finishes at the target's exit */
-	__u8 tracked;			/* has been notified at least once */
-	__u8 interrupted, gone;		/* tracepoint source: seen before resumed */
-	__u8 supervisor;		/* has received notifications: never stamped */
-};
+extern struct task_struct *bpf_task_from_pid(s32 pid) __ksym;
+extern void bpf_task_release(struct task_struct *p) __ksym;
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 16384);
-	__type(key, __u32);
-	__type(value, struct tstate);
-} tstates SEC(".maps");
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct kt_task);
+} tasks SEC(".maps");
 
-
-/* Selected processes: --pid's or COMMAND's, and every process they fork. */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 8192);
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, __u8);
-} tree SEC(".maps");
+	__type(value, struct kt_counts);
+} counts SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, KT_KIND_COUNT * KT_PHASE_COUNT);
+	__type(key, __u32);
+	__type(value, struct kt_hist);
+} hists SEC(".maps");
+
+/* --events only; user space shrinks it to one page otherwise */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 16 << 20);
@@ -102,20 +103,56 @@ struct {
  */
 #define WAKE_AT (4 << 20)
 
+/*
+ * Counters may be bumped from a wake-up in interrupt context on top of a
+ * probe of the same CPU: atomic adds keep them exact. The histograms are
+ * written only at the target's own syscall exit (process context,
+ * preemption off), so plain stores suffice there.
+ */
 static __always_inline void count(int kind, int t)
 {
-	if (kind >= 0 && kind < KT_KIND_COUNT && t >= 0 && t < KT_TRANSITION_COUNT)
-		__sync_fetch_and_add(&counts[kind][t], 1);
+	__u32 zero = 0;
+	struct kt_counts *c = bpf_map_lookup_elem(&counts, &zero);
+
+	if (c && kind >= 0 && kind < KT_KIND_COUNT && t >= 0 && t < KT_TRANSITION_COUNT)
+		__sync_fetch_and_add(&c->n[kind][t], 1);
 }
 
-static __always_inline bool task_passes(struct task_struct *task)
+static __always_inline void count_other(bool dropped)
 {
-	__u32 tgid = task->tgid;
+	__u32 zero = 0;
+	struct kt_counts *c = bpf_map_lookup_elem(&counts, &zero);
 
-	if (!have_filter)
-		return true;
-	if (use_tree && !bpf_map_lookup_elem(&tree, &tgid))
-		return false;
+	if (!c)
+		return;
+	if (dropped)
+		__sync_fetch_and_add(&c->events_dropped, 1);
+	else
+		__sync_fetch_and_add(&c->state_unavailable, 1);
+}
+
+static __always_inline void hist_add(int kind, int phase, __u64 v)
+{
+	__u32 key = kind * KT_PHASE_COUNT + phase;
+	struct kt_hist *h = bpf_map_lookup_elem(&hists, &key);
+	__u64 slot = kt_slot(v);
+
+	if (!h)
+		return;
+	if (!h->count || v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+	h->count++;
+	h->sum += v;
+	barrier_var(slot);
+	if (slot >= KT_HIST_SLOTS)
+		return;		/* never: for the verifier */
+	h->slot[slot]++;
+}
+
+static __always_inline bool comm_passes(struct task_struct *task)
+{
 	if (!targ_comm[0])
 		return true;
 	for (int i = 0; i < KT_COMM_LEN; i++) {
@@ -129,22 +166,43 @@ static __always_inline bool task_passes(struct task_struct *task)
 	return true;
 }
 
-/*
- * The state of tid; created only for a task the filter selects (without a
- * filter only tasks already known as targets are followed, so a new target's
- * first notification lacks its queue stamp: counted, never guessed).
- */
-static __always_inline struct tstate *tstate_of(__u32 tid, struct task_struct *task, bool create)
+/* Selected by --pid/COMMAND/--comm; without a filter everybody is. */
+static __always_inline bool task_passes(struct task_struct *task, struct kt_task *st)
 {
-	struct tstate *st = bpf_map_lookup_elem(&tstates, &tid), zero = {};
+	if (!have_filter)
+		return true;
+	if (use_tree && (!st || !st->selected))
+		return false;
+	return comm_passes(task);
+}
 
-	if (st || !create || !have_filter || !task_passes(task))
+static __always_inline struct kt_task *task_state(struct task_struct *task)
+{
+	return bpf_task_storage_get(&tasks, task, 0, 0);
+}
+
+static __always_inline struct kt_task *task_state_new(struct task_struct *task)
+{
+	struct kt_task *st = bpf_task_storage_get(&tasks, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+
+	if (!st)
+		count_other(false);
+	return st;
+}
+
+/*
+ * The state of a task whose wake-ups and sleeps may be queue moments. Only
+ * a --comm filter alone makes it here (a tree filter has it made at fork,
+ * no filter when a supervisor first names the target: a new target's first
+ * notification then lacks its queue stamp, counted, never guessed).
+ */
+static __always_inline struct kt_task *sched_state(struct task_struct *task)
+{
+	struct kt_task *st = task_state(task);
+
+	if (st || !have_filter || use_tree || !comm_passes(task))
 		return st;
-	if (bpf_map_update_elem(&tstates, &tid, &zero, BPF_NOEXIST)) {
-		__sync_fetch_and_add(&map_full, 1);
-		return NULL;
-	}
-	return bpf_map_lookup_elem(&tstates, &tid);
+	return task_state_new(task);
 }
 
 /*
@@ -152,11 +210,11 @@ static __always_inline struct tstate *tstate_of(__u32 tid, struct task_struct *t
  * that has not reached its dispatch yet (x86 keeps ax = -ENOSYS until then;
  * a page fault or a finished syscall does not, so they never stamp).
  */
-static __always_inline void stamp_queue(struct task_struct *task, struct tstate *st)
+static __always_inline void stamp_queue(struct task_struct *task, struct kt_task *st)
 {
 	struct pt_regs *regs;
 
-	if (!st || st->queued || st->active || st->supervisor)
+	if (st->queued || st->active || st->supervisor || !task_passes(task, st))
 		return;
 	regs = (struct pt_regs *)bpf_task_pt_regs(task);
 	if (!regs || regs->ax != (unsigned long)-ENOSYS_)
@@ -169,30 +227,27 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
 	     unsigned int prev_state)
 {
-	if (prev_state & TASK_SLEEPING)
-		stamp_queue(prev, tstate_of(prev->pid, prev, true));
+	struct kt_task *st;
+
+	if (!(prev_state & TASK_SLEEPING))
+		return 0;
+	st = sched_state(prev);
+	if (st)
+		stamp_queue(prev, st);
 	return 0;
 }
 
+/* With a tree filter: what a selected task forks (threads too) is selected. */
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 {
-	__u32 ptgid = parent->tgid, ctgid = child->tgid;
-	__u8 one = 1;
+	struct kt_task *pst = task_state(parent), *cst;
 
-	if (use_tree && ptgid != ctgid && bpf_map_lookup_elem(&tree, &ptgid))
-		bpf_map_update_elem(&tree, &ctgid, &one, BPF_ANY);
-	return 0;
-}
-
-SEC("tp_btf/sched_process_exit")
-int BPF_PROG(on_exit, struct task_struct *p)
-{
-	__u32 tid = p->pid;
-
-	bpf_map_delete_elem(&tstates, &tid);
-	if (p->pid == p->tgid)
-		bpf_map_delete_elem(&tree, &tid);	/* its pid may be reused by a stranger */
+	if (!pst || !pst->selected)
+		return 0;
+	cst = task_state_new(child);
+	if (cst)
+		cst->selected = 1;
 	return 0;
 }
 
@@ -201,13 +256,21 @@ static __always_inline bool interrupted_ret(long ret)
 	return ret == -512 || ret == -513 || ret == -514 || ret == -516;	/* -ERESTART* */
 }
 
-static __always_inline void emit(struct tstate *st, __u32 tid, struct task_struct *task, long ret,
+static __always_inline __s64 span(__u64 from, __u64 to)
+{
+	return from && to && to >= from ? (__s64)(to - from) : -1;
+}
+
+static __always_inline void emit(struct kt_task *st, __u32 tid, struct task_struct *task, long ret,
 				 __u64 now, int outcome)
 {
-	struct kt_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	struct kt_event *e;
 
+	if (!want_events)
+		return;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
-		__sync_fetch_and_add(&events_dropped, 1);
+		count_other(true);
 		return;
 	}
 	e->queued_ns = st->queued;
@@ -230,8 +293,25 @@ static __always_inline void emit(struct tstate *st, __u32 tid, struct task_struc
 			   BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
 }
 
-/* The target leaves a call that a supervisor received: one event, state reset. */
-static __always_inline void finish(struct tstate *st, __u32 tid, struct task_struct *task, long ret,
+/* A resumed notification's phases, into the histograms (the same rules as trace_report.c's). */
+static __always_inline void add_phases(struct kt_task *st, __u64 now)
+{
+	__s64 qw = span(st->queued, st->sent), th = span(st->sent, st->replied);
+	__s64 wk = span(st->replied, now);
+	int kind = st->kind == KT_PTRACE ? KT_PTRACE : KT_UNOTIF;
+
+	if (qw >= 0)
+		hist_add(kind, KT_PH_QUEUE_WAIT, qw);
+	if (th >= 0)
+		hist_add(kind, KT_PH_THINK, th);
+	if (wk >= 0)
+		hist_add(kind, KT_PH_WAKE, wk);
+	if (qw >= 0 && th >= 0 && wk >= 0)
+		hist_add(kind, KT_PH_ROUND_TRIP, now - st->queued);
+}
+
+/* The target leaves a call that a supervisor received: counted, its phases added, state reset. */
+static __always_inline void finish(struct kt_task *st, __u32 tid, struct task_struct *task, long ret,
 				   __u64 now)
 {
 	int outcome;
@@ -247,6 +327,7 @@ static __always_inline void finish(struct tstate *st, __u32 tid, struct task_str
 	} else if (st->replied) {
 		outcome = KT_OUT_RESUMED;
 		count(st->kind, KT_RESUMED);
+		add_phases(st, now);
 	} else if (st->kind == KT_UNOTIF) {
 		/*
 		 * Only a reply ends a notification with anything but -ERESTART* or
@@ -259,6 +340,7 @@ static __always_inline void finish(struct tstate *st, __u32 tid, struct task_str
 		count(st->kind, KT_REPLIED);
 		count(st->kind, KT_REPLY_UNSEEN);
 		count(st->kind, KT_RESUMED);
+		add_phases(st, now);	/* the queue wait, if seen */
 	} else {
 		outcome = KT_OUT_UNEXPLAINED;
 		count(st->kind, KT_UNEXPLAINED);
@@ -271,21 +353,20 @@ static __always_inline void finish(struct tstate *st, __u32 tid, struct task_str
 }
 
 /*
- * The state of target tid as a supervisor (current) takes its notification
- * or stop: created when the supervisor is selected, so that a target that is
- * not (another process, --pid of the supervisor) is still followed.
+ * The state of target task as a supervisor (current) takes its
+ * notification or stop: created when the supervisor is selected, so that a
+ * target that is not (another process, --pid of the supervisor) is still
+ * followed.
  */
-static __always_inline struct tstate *target_state(__u32 tid)
+static __always_inline struct kt_task *target_state(struct task_struct *task, struct kt_task *sup)
 {
-	struct tstate *st = bpf_map_lookup_elem(&tstates, &tid), zero = {};
+	struct kt_task *st = task_state(task);
 
 	if (st)
 		return st;
-	if (have_filter && !task_passes(bpf_get_current_task_btf()))
+	if (have_filter && !task_passes(bpf_get_current_task_btf(), sup))
 		return NULL;
-	if (bpf_map_update_elem(&tstates, &tid, &zero, BPF_NOEXIST))
-		__sync_fetch_and_add(&map_full, 1);
-	return bpf_map_lookup_elem(&tstates, &tid);
+	return task_state_new(task);
 }
 
 /*
@@ -294,7 +375,7 @@ static __always_inline struct tstate *target_state(__u32 tid)
  * another CPU takes a notification without being woken, and the target's
  * sleep may come after this moment.
  */
-static __always_inline void mark_sent(struct tstate *st, int kind, __u64 id, bool nr_ok, __u64 now)
+static __always_inline void mark_sent(struct kt_task *st, int kind, __u64 id, bool nr_ok, __u64 now)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 
@@ -322,40 +403,43 @@ static __always_inline void mark_sent(struct tstate *st, int kind, __u64 id, boo
  * queue moments (a supervisor that is itself a notified target loses its
  * own queue stamps: counted as no_queue_stamp).
  */
-static __always_inline void mark_supervisor(void)
+static __always_inline struct kt_task *mark_supervisor(struct task_struct *cur, struct kt_task *sup)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct tstate *st = bpf_map_lookup_elem(&tstates, &tid), zero = { .supervisor = 1 };
-
-	if (st)
-		st->supervisor = 1;
-	else if (bpf_map_update_elem(&tstates, &tid, &zero, BPF_NOEXIST))
-		__sync_fetch_and_add(&map_full, 1);
+	if (!sup)
+		sup = task_state_new(cur);
+	if (sup)
+		sup->supervisor = 1;
+	return sup;
 }
 
 /* A supervisor's NOTIF_RECV returned 0: the notification is SENT. */
-static __always_inline void on_recv(unsigned long uptr, __u64 now)
+static __always_inline void on_recv(struct task_struct *cur, struct kt_task *sup, unsigned long uptr)
 {
 	struct {
 		__u64 id;
 		__u32 pid, flags;
 		__s32 nr;
 	} n;
-	struct tstate *st;
+	struct task_struct *target;
+	struct kt_task *st;
 
 	if (bpf_probe_read_user(&n, sizeof(n), (void *)uptr))
 		return;
-	mark_supervisor();
 	/* the listener's pid namespace: the tracer's own is assumed */
-	st = target_state(n.pid);
-	if (!st)
+	target = bpf_task_from_pid(n.pid);
+	if (!target)
 		return;
-	mark_sent(st, KT_UNOTIF, n.id, st->nr == n.nr, now);
-	st->nr = n.nr;
+	st = target_state(target, sup);
+	if (st) {
+		mark_sent(st, KT_UNOTIF, n.id, st->nr == n.nr, bpf_ktime_get_ns());
+		st->nr = n.nr;
+		mark_supervisor(cur, sup);
+	}
+	bpf_task_release(target);
 }
 
 /* REPLIED, now. */
-static __always_inline void mark_replied(struct tstate *st, int kind, __u8 flags)
+static __always_inline void mark_replied(struct kt_task *st, int kind, __u8 flags)
 {
 	st->replied = bpf_ktime_get_ns();
 	st->flags |= flags;
@@ -376,8 +460,7 @@ static __always_inline bool resumes(long req)
  */
 static __always_inline void on_wake_target(struct task_struct *cur, struct task_struct *p)
 {
-	__u32 tid = p->pid;
-	struct tstate *st = bpf_map_lookup_elem(&tstates, &tid);
+	struct kt_task *st = task_state(p);
 	struct pt_regs *regs;
 	unsigned int cmd;
 	__u64 arg[3];
@@ -390,10 +473,8 @@ static __always_inline void on_wake_target(struct task_struct *cur, struct task_
 		return;
 	nr = (long)regs->orig_ax;
 	if (st->kind == KT_PTRACE) {
-		if (nr == NR_ptrace && resumes((long)regs->di) &&
-		    (__u32)regs->si == tid) {
+		if (nr == NR_ptrace && resumes((long)regs->di) && (__u32)regs->si == (__u32)p->pid)
 			mark_replied(st, KT_PTRACE, 0);
-		}
 		return;
 	}
 	if (nr != NR_ioctl || !unotif_from_syscalls || cur->tgid != st->sup_tgid)
@@ -420,86 +501,76 @@ SEC("tp_btf/sched_waking")
 int BPF_PROG(on_waking, struct task_struct *p)
 {
 	struct task_struct *cur = bpf_get_current_task_btf();
-	struct tstate *st = tstate_of(cur->pid, cur, true);
+	struct kt_task *st = sched_state(cur);
 
+	if (!st)
+		return 0;
 	/* a supervisor wakes its target to reply; a target wakes its supervisor */
-	if (st && st->supervisor)
+	if (st->supervisor)
 		on_wake_target(cur, p);
 	else
 		stamp_queue(cur, st);
 	return 0;
 }
 
-/*
- * A SEND or ADDFD of a supervisor we follow failed (ENOENT: the target left).
- * No id map is kept for this rare case: the reply itself is matched to its
- * target at the wake-up, through the woken task.
- */
-static __always_inline void on_reply_failed(void)
-{
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct tstate *st = bpf_map_lookup_elem(&tstates, &tid);
-
-	if (st && st->supervisor)
-		count(KT_UNOTIF, KT_REPLY_FAILED);
-}
-
 /* The tracer's wait4() returned child: a seccomp stop becomes SENT; any other stop voids stamps. */
-static __always_inline void on_wait4_exit(struct pt_regs *regs, long child, __u64 now)
+static __always_inline void on_wait4_exit(struct task_struct *cur, struct kt_task *sup,
+					  struct pt_regs *regs, long child)
 {
 	int *ustatus = (int *)regs->si;
-	__u32 tid = (__u32)child;
-	struct tstate *st;
+	struct task_struct *target;
+	struct kt_task *st;
 	int status;
 
 	if (!ustatus || bpf_probe_read_user(&status, sizeof(status), ustatus))
 		return;
 	if ((status & 0xff) != 0x7f)
 		return;		/* not a stop */
+	target = bpf_task_from_pid((s32)child);
+	if (!target)
+		return;
 	if (status >> 8 != (SIGTRAP_ | (PTRACE_EVENT_SECCOMP_ << 8))) {
-		st = bpf_map_lookup_elem(&tstates, &tid);
+		st = task_state(target);
 		if (st && !st->active)
 			st->queued = 0;	/* a signal or syscall stop: not ours */
-		return;
+	} else {
+		st = target_state(target, sup);
+		if (st) {
+			mark_sent(st, KT_PTRACE, 0, true, bpf_ktime_get_ns());
+			mark_supervisor(cur, sup);
+		}
 	}
-	st = target_state(tid);
-	if (!st)
-		return;
-	mark_sent(st, KT_PTRACE, 0, true, now);
-	mark_supervisor();
+	bpf_task_release(target);
 }
 
 SEC("tp_btf/sys_exit")
 int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 {
-	struct task_struct *cur;
+	struct task_struct *cur = bpf_get_current_task_btf();
 	long nr = (long)regs->orig_ax;
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct tstate *st;
-	__u64 now;
+	struct kt_task *st = task_state(cur);
 
 	if (nr == NR_ioctl && unotif_from_syscalls) {
 		unsigned int cmd = (unsigned int)regs->si;
 
 		if (cmd == NOTIF_RECV && ret == 0)
-			on_recv(regs->dx, bpf_ktime_get_ns());
-		else if ((cmd == NOTIF_SEND || cmd == NOTIF_ADDFD) && ret < 0)
-			on_reply_failed();
-	} else if (nr == NR_wait4 && ret > 0) {
-		on_wait4_exit(regs, ret, bpf_ktime_get_ns());
+			on_recv(cur, st, regs->dx);
+		else if ((cmd == NOTIF_SEND || cmd == NOTIF_ADDFD) && ret < 0 && st && st->supervisor)
+			count(KT_UNOTIF, KT_REPLY_FAILED);	/* ENOENT: the target left */
+		return 0;	/* a supervisor's own ioctl is never a notified call */
 	}
-
-	st = bpf_map_lookup_elem(&tstates, &tid);
-	if (!st)
+	if (nr == NR_wait4 && ret > 0 && want_ptrace) {
+		on_wait4_exit(cur, st, regs, ret);
 		return 0;
+	}
+	if (!st)
+		return 0;	/* not a task we know: the common case, done */
 	if (!st->active && !st->tracked) {
 		st->queued = 0;
 		return 0;
 	}
-	now = bpf_ktime_get_ns();
-	cur = bpf_get_current_task_btf();
 	if (st->active && (st->kind == KT_PTRACE || unotif_from_syscalls)) {
-		finish(st, tid, cur, ret, now);
+		finish(st, cur->pid, cur, ret, bpf_ktime_get_ns());
 	} else if (st->tracked && unotif_from_syscalls && ret == -ENOSYS_ && nr == st->last_nr &&
 		   st->kind == KT_UNOTIF) {
 		/* no listener any more: the filter answered ENOSYS without queueing */
@@ -507,7 +578,7 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 		st->id = 0;
 		st->sent = st->replied = 0;
 		count(KT_UNOTIF, KT_ENOSYS);
-		emit(st, tid, cur, ret, now, KT_OUT_ENOSYS);
+		emit(st, cur->pid, cur, ret, bpf_ktime_get_ns(), KT_OUT_ENOSYS);
 		st->queued = 0;
 	} else {
 		st->queued = 0;
@@ -521,9 +592,9 @@ SEC("fentry/__seccomp_filter")
 int BPF_PROG(fentry_seccomp_filter, int this_syscall, bool recheck_after_trace)
 {
 	struct task_struct *cur = bpf_get_current_task_btf();
-	struct tstate *st = tstate_of(cur->pid, cur, true);
+	struct kt_task *st = sched_state(cur);
 
-	if (st && !st->active && !recheck_after_trace) {
+	if (st && !st->active && !recheck_after_trace && task_passes(cur, st)) {
 		st->queued = bpf_ktime_get_ns();
 		st->nr = this_syscall;
 	}
@@ -532,18 +603,39 @@ int BPF_PROG(fentry_seccomp_filter, int this_syscall, bool recheck_after_trace)
 
 /* ---- source tracepoint: seccomp:seccomp_notif_* (kernel/patches/0001) ---- */
 
-/* pid's state; created (when current is selected) only where pid's notification begins */
-static __always_inline struct tstate *tp_state(pid_t pid, bool create_for_current)
+/*
+ * tp_btf, not raw_tp: bpf_task_from_pid() is for BPF_PROG_TYPE_TRACING.
+ * The events in the target's own context (queued, addfd, interrupted,
+ * resumed, listener_gone with id 0) use current's storage; received,
+ * replied and listener_gone of a closing listener come from the supervisor
+ * and name the target by pid.
+ */
+static __always_inline struct kt_task *tp_target(pid_t pid, __u64 id, struct task_struct **ref)
 {
-	__u32 tid = (__u32)pid;
+	struct kt_task *st;
 
-	return create_for_current ? target_state(tid) : bpf_map_lookup_elem(&tstates, &tid);
+	*ref = bpf_task_from_pid(pid);
+	if (!*ref)
+		return NULL;
+	st = task_state(*ref);
+	return st && st->active && st->id == id ? st : NULL;
 }
 
-SEC("raw_tp/seccomp_notif_queued")
+/* the target's own state, made when it is selected */
+static __always_inline struct kt_task *tp_current(void)
+{
+	struct task_struct *cur = bpf_get_current_task_btf();
+	struct kt_task *st = task_state(cur);
+
+	if (!task_passes(cur, st))
+		return NULL;
+	return st ? st : task_state_new(cur);
+}
+
+SEC("tp_btf/seccomp_notif_queued")
 int BPF_PROG(tp_queued, __u64 filter, __u64 id, pid_t pid, int nr)
 {
-	struct tstate *st = tp_state(pid, true);
+	struct kt_task *st = tp_current();
 
 	if (!st)
 		return 0;
@@ -560,38 +652,43 @@ int BPF_PROG(tp_queued, __u64 filter, __u64 id, pid_t pid, int nr)
 	return 0;
 }
 
-SEC("raw_tp/seccomp_notif_received")
+SEC("tp_btf/seccomp_notif_received")
 int BPF_PROG(tp_received, __u64 filter, __u64 id, pid_t pid, int nr)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	struct tstate *st = tp_state(pid, false);
+	struct task_struct *ref;
+	struct kt_task *st = tp_target(pid, id, &ref);
 
-	if (!st || st->id != id)
-		return 0;
-	st->sent = bpf_ktime_get_ns();
-	st->sup_tgid = pid_tgid >> 32;
-	st->sup_pid = (__u32)pid_tgid;
-	count(KT_UNOTIF, KT_SENT);
+	if (st) {
+		st->sent = bpf_ktime_get_ns();
+		st->sup_tgid = pid_tgid >> 32;
+		st->sup_pid = (__u32)pid_tgid;
+		count(KT_UNOTIF, KT_SENT);
+	}
+	if (ref)
+		bpf_task_release(ref);
 	return 0;
 }
 
-SEC("raw_tp/seccomp_notif_replied")
+SEC("tp_btf/seccomp_notif_replied")
 int BPF_PROG(tp_replied, __u64 filter, __u64 id, pid_t pid, int nr, int error, __s64 val, __u32 flags)
 {
-	struct tstate *st = tp_state(pid, false);
+	struct task_struct *ref;
+	struct kt_task *st = tp_target(pid, id, &ref);
 
-	if (!st || st->id != id)
-		return 0;
-	mark_replied(st, KT_UNOTIF, flags & NOTIF_FLAG_CONTINUE ? KT_F_CONTINUE : 0);
+	if (st)
+		mark_replied(st, KT_UNOTIF, flags & NOTIF_FLAG_CONTINUE ? KT_F_CONTINUE : 0);
+	if (ref)
+		bpf_task_release(ref);
 	return 0;
 }
 
-SEC("raw_tp/seccomp_notif_addfd")
+SEC("tp_btf/seccomp_notif_addfd")
 int BPF_PROG(tp_addfd, __u64 filter, __u64 id, pid_t pid, int nr, int fd, __u32 flags)
 {
-	struct tstate *st = tp_state(pid, false);
+	struct kt_task *st = task_state(bpf_get_current_task_btf());
 
-	if (!st || st->id != id)
+	if (!st || !st->active || st->id != id)
 		return 0;
 	count(KT_UNOTIF, KT_ADDFD);
 	if ((flags & ADDFD_FLAG_SEND) && fd >= 0) {
@@ -601,46 +698,52 @@ int BPF_PROG(tp_addfd, __u64 filter, __u64 id, pid_t pid, int nr, int fd, __u32 
 	return 0;
 }
 
-SEC("raw_tp/seccomp_notif_interrupted")
+SEC("tp_btf/seccomp_notif_interrupted")
 int BPF_PROG(tp_interrupted, __u64 filter, __u64 id, pid_t pid, int nr, int err)
 {
-	struct tstate *st = tp_state(pid, false);
+	struct kt_task *st = task_state(bpf_get_current_task_btf());
 
-	if (st && st->id == id)
+	if (st && st->active && st->id == id)
 		st->interrupted = 1;
 	return 0;
 }
 
-SEC("raw_tp/seccomp_notif_listener_gone")
+SEC("tp_btf/seccomp_notif_listener_gone")
 int BPF_PROG(tp_listener_gone, __u64 filter, __u64 id, pid_t pid, int nr)
 {
-	/* id 0: no listener at all, in the target's own context: no queued event came */
-	struct tstate *st = tp_state(pid, id == 0);
+	struct task_struct *ref = NULL;
+	struct kt_task *st;
 
-	if (!st)
-		return 0;
 	if (id == 0) {
-		st->queued = st->sent = st->replied = 0;
-		st->id = 0;
-		st->nr = nr;
-		st->kind = KT_UNOTIF;
-		st->flags = 0;
-		st->active = 1;
-	} else if (st->id != id) {
+		/* no listener at all, in the target's own context: no queued event came */
+		st = tp_current();
+		if (st) {
+			st->queued = st->sent = st->replied = 0;
+			st->id = 0;
+			st->nr = nr;
+			st->kind = KT_UNOTIF;
+			st->flags = 0;
+			st->active = 1;
+			st->gone = 1;
+		}
 		return 0;
 	}
-	st->gone = 1;
+	st = tp_target(pid, id, &ref);
+	if (st)
+		st->gone = 1;
+	if (ref)
+		bpf_task_release(ref);
 	return 0;
 }
 
-SEC("raw_tp/seccomp_notif_resumed")
+SEC("tp_btf/seccomp_notif_resumed")
 int BPF_PROG(tp_resumed, __u64 filter, __u64 id, pid_t pid, int nr, int error, __s64 val, bool cont)
 {
-	struct tstate *st = tp_state(pid, false);
+	struct task_struct *cur = bpf_get_current_task_btf();
+	struct kt_task *st = task_state(cur);
 
 	if (!st || !st->active || st->id != id)
 		return 0;
-	finish(st, (__u32)pid, bpf_get_current_task_btf(), error ? error : val,
-	       bpf_ktime_get_ns());
+	finish(st, cur->pid, cur, error ? error : val, bpf_ktime_get_ns());
 	return 0;
 }

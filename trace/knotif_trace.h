@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What knotif_trace.bpf.c and knotif_trace.c share: one record per finished
- * notification (or ptrace seccomp stop), and the transition counters.
+ * What knotif_trace.bpf.c and knotif_trace.c share: the transition counters
+ * and per-phase histograms the kernel side aggregates, the per-notification
+ * record it streams only when asked (--events), and the histogram's slots.
  */
 #ifndef KNOTIF_TRACE_H
 #define KNOTIF_TRACE_H
@@ -49,12 +50,91 @@ enum kt_outcome {
 	KT_OUT_UNEXPLAINED,
 };
 
+/*
+ * Phases of a round trip. Each needs both of its moments seen; a
+ * notification that was interrupted or failed has none (it is counted).
+ */
+enum kt_phase {
+	KT_PH_QUEUE_WAIT,	/* queued → sent: until the listener picked it up */
+	KT_PH_THINK,		/* sent → replied: the supervisor's own work */
+	KT_PH_WAKE,		/* replied → resumed: wake-up to the target's exit */
+	KT_PH_ROUND_TRIP,	/* queued → resumed, only when the three above are known */
+	KT_PHASE_COUNT
+};
+
 #define KT_F_CONTINUE	0x1	/* replied with SECCOMP_USER_NOTIF_FLAG_CONTINUE */
 #define KT_F_ADDFD	0x2	/* replied by ADDFD with SECCOMP_ADDFD_FLAG_SEND */
 #define KT_F_REPLY_LOST	0x4	/* replied, but the target was interrupted first */
 #define KT_F_REPLY_UNSEEN 0x8	/* replied while the target was still awake: no wake-up to see */
 
-/* One finished notification; a time is 0 when that moment was not seen. */
+/* Exact counts, one copy per CPU (BPF_MAP_TYPE_PERCPU_ARRAY, one element). */
+struct kt_counts {
+	unsigned long long n[KT_KIND_COUNT][KT_TRANSITION_COUNT];
+	unsigned long long events_dropped;	/* --events records the ring buffer had no room for */
+	unsigned long long state_unavailable;	/* task storage could not be had: not followed */
+};
+
+/*
+ * A phase's histogram, HDR-style: a value below 2^KT_SUB_BITS ns has a slot
+ * of its own; above, each power of two [2^e, 2^(e+1)) is cut into
+ * 2^KT_SUB_BITS equal slots of width 2^(e - KT_SUB_BITS). A slot's midpoint
+ * is then within 2^-(KT_SUB_BITS + 1) = 0.78% of any value in it. Values
+ * from 2^KT_MAX_EXP ns (18 minutes) on share the last slot.
+ */
+#define KT_SUB_BITS	6
+#define KT_SUB		(1 << KT_SUB_BITS)
+#define KT_MAX_EXP	40
+#define KT_HIST_SLOTS	((KT_MAX_EXP - KT_SUB_BITS + 1) * KT_SUB + 1)
+
+/* One per kind and phase, one copy per CPU (key kind * KT_PHASE_COUNT + phase). */
+struct kt_hist {
+	unsigned long long count, sum, min, max;	/* ns; min and max valid when count */
+	unsigned long long slot[KT_HIST_SLOTS];
+};
+
+/* floor(log2(v)) for v > 0, with shifts only: BPF has no count-leading-zeros. */
+static inline unsigned int kt_log2(unsigned long long v)
+{
+	unsigned int r = 0;
+
+	if (v >> 32) {
+		v >>= 32;
+		r += 32;
+	}
+	if (v >> 16) {
+		v >>= 16;
+		r += 16;
+	}
+	if (v >> 8) {
+		v >>= 8;
+		r += 8;
+	}
+	if (v >> 4) {
+		v >>= 4;
+		r += 4;
+	}
+	if (v >> 2) {
+		v >>= 2;
+		r += 2;
+	}
+	if (v >> 1)
+		r += 1;
+	return r;
+}
+
+static inline unsigned int kt_slot(unsigned long long v)
+{
+	unsigned int e;
+
+	if (v < KT_SUB)
+		return (unsigned int)v;
+	e = kt_log2(v);
+	if (e >= KT_MAX_EXP)
+		return KT_HIST_SLOTS - 1;
+	return ((e - KT_SUB_BITS + 1) << KT_SUB_BITS) + (unsigned int)(v >> (e - KT_SUB_BITS)) - KT_SUB;
+}
+
+/* One finished notification (--events only); a time is 0 when that moment was not seen. */
 struct kt_event {
 	unsigned long long queued_ns, sent_ns, replied_ns, resumed_ns;	/* CLOCK_MONOTONIC */
 	unsigned long long id;		/* notification id (0 for ptrace) */
@@ -64,6 +144,26 @@ struct kt_event {
 	int nr;				/* syscall number */
 	unsigned char kind, outcome, flags, pad;
 	char comm[KT_COMM_LEN];		/* target */
+};
+
+/*
+ * One per task we know: a target's notification in flight, or a
+ * supervisor's mark. Task local storage, so it lives and dies with the task;
+ * user space creates it (through a pidfd) for the threads of --pid and for
+ * COMMAND, the fork probe for what they fork.
+ */
+struct kt_task {
+	unsigned long long queued, sent, replied;	/* CLOCK_MONOTONIC ns, 0 = not yet */
+	unsigned long long id;
+	unsigned int sup_tgid, sup_pid;
+	int nr;				/* syscall of the queued stamp / the notification */
+	int last_nr;			/* syscall of the last finished notification */
+	unsigned char kind, flags;
+	unsigned char active;		/* SENT (or queued, tracepoint source) seen: finishes at the exit */
+	unsigned char tracked;		/* has been notified at least once */
+	unsigned char interrupted, gone;	/* tracepoint source: seen before resumed */
+	unsigned char supervisor;	/* has received notifications: never stamped */
+	unsigned char selected;		/* in the --pid / COMMAND tree */
 };
 
 #endif

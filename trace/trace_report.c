@@ -8,17 +8,16 @@
 #include <string.h>
 
 #include "hist.h"
-#include "stats.h"
 #include "table.h"
 
-const char *const phase_key[PHASE_COUNT] = {
-	[PHASE_QUEUE_WAIT] = "queue_wait",
-	[PHASE_THINK] = "think",
-	[PHASE_WAKE] = "wake_to_resume",
-	[PHASE_ROUND_TRIP] = "round_trip",
+const char *const phase_key[KT_PHASE_COUNT] = {
+	[KT_PH_QUEUE_WAIT] = "queue_wait",
+	[KT_PH_THINK] = "think",
+	[KT_PH_WAKE] = "wake_to_resume",
+	[KT_PH_ROUND_TRIP] = "round_trip",
 };
 
-static const char *const phase_title[KT_KIND_COUNT][PHASE_COUNT] = {
+static const char *const phase_title[KT_KIND_COUNT][KT_PHASE_COUNT] = {
 	[KT_UNOTIF] = {
 		"queue wait (queued -> received)",
 		"supervisor think time (received -> reply entered)",
@@ -64,16 +63,16 @@ static int64_t span(unsigned long long from, unsigned long long to)
 	return from && to && to >= from ? (int64_t)(to - from) : -1;
 }
 
-int64_t event_phase(const struct kt_event *e, enum phase p)
+int64_t event_phase(const struct kt_event *e, enum kt_phase p)
 {
 	if (e->outcome != KT_OUT_RESUMED)
 		return -1;
 	switch (p) {
-	case PHASE_QUEUE_WAIT:
+	case KT_PH_QUEUE_WAIT:
 		return span(e->queued_ns, e->sent_ns);
-	case PHASE_THINK:
+	case KT_PH_THINK:
 		return span(e->sent_ns, e->replied_ns);
-	case PHASE_WAKE:
+	case KT_PH_WAKE:
 		return span(e->replied_ns, e->resumed_ns);
 	default:
 		/* only when every phase is known, so the phases sum to it */
@@ -123,13 +122,13 @@ static void write_event(struct report *r, const struct kt_event *e)
 {
 	char flags[64], comm[KT_COMM_LEN + 1];
 	unsigned long long t[4] = { e->queued_ns, e->sent_ns, e->replied_ns, e->resumed_ns };
-	int64_t ph[PHASE_COUNT];
+	int64_t ph[KT_PHASE_COUNT];
 
 	memcpy(comm, e->comm, KT_COMM_LEN);
 	comm[KT_COMM_LEN] = '\0';
 	flags_text(flags, sizeof(flags), e->flags);
-	for (int p = 0; p < PHASE_COUNT; p++)
-		ph[p] = event_phase(e, (enum phase)p);
+	for (int p = 0; p < KT_PHASE_COUNT; p++)
+		ph[p] = event_phase(e, (enum kt_phase)p);
 	if (r->format == EVENTS_JSON) {
 		json_t *o = json_pack("{s:s,s:I,s:i,s:i,s:i,s:s,s:i,s:s,s:s,s:I}",
 				      "kind", kind_key[e->kind], "id", (json_int_t)e->id,
@@ -139,7 +138,7 @@ static void write_event(struct report *r, const struct kt_event *e)
 
 		for (int i = 0; i < 4; i++)
 			json_object_set_new(o, stream_keys[10 + i], t[i] ? json_integer((json_int_t)t[i]) : json_null());
-		for (int p = 0; p < PHASE_COUNT; p++)
+		for (int p = 0; p < KT_PHASE_COUNT; p++)
 			json_object_set_new(o, stream_keys[14 + p], ph[p] >= 0 ? json_integer(ph[p]) : json_null());
 		json_dumpf(o, r->stream, JSON_COMPACT);
 		fputc('\n', r->stream);
@@ -151,24 +150,9 @@ static void write_event(struct report *r, const struct kt_event *e)
 		e->tgid, e->sup_pid, comm, e->nr, outcome_key[e->outcome], flags, e->ret);
 	for (int i = 0; i < 4; i++)
 		t[i] ? fprintf(r->stream, ",%llu", t[i]) : fputs(",", r->stream);
-	for (int p = 0; p < PHASE_COUNT; p++)
+	for (int p = 0; p < KT_PHASE_COUNT; p++)
 		ph[p] >= 0 ? fprintf(r->stream, ",%lld", (long long)ph[p]) : fputs(",", r->stream);
 	fputc('\n', r->stream);
-}
-
-static int push(struct report *r, int kind, int p, int64_t v)
-{
-	if (r->n[kind][p] == r->cap[kind][p]) {
-		size_t cap = r->cap[kind][p] ? 2 * r->cap[kind][p] : 4096;
-		int64_t *grown = realloc(r->phase[kind][p], cap * sizeof(*grown));
-
-		if (!grown)
-			return -ENOMEM;
-		r->phase[kind][p] = grown;
-		r->cap[kind][p] = cap;
-	}
-	r->phase[kind][p][r->n[kind][p]++] = v;
-	return 0;
 }
 
 int report_add(struct report *r, const struct kt_event *e)
@@ -176,24 +160,24 @@ int report_add(struct report *r, const struct kt_event *e)
 	if (e->kind >= KT_KIND_COUNT || e->outcome > KT_OUT_UNEXPLAINED)
 		return -EPROTO;
 	r->events[e->kind]++;
-	for (int p = 0; p < PHASE_COUNT; p++) {
-		int64_t v = event_phase(e, (enum phase)p);
-
-		if (v >= 0 && push(r, e->kind, p, v))
-			return -ENOMEM;
-	}
 	if (r->stream)
 		write_event(r, e);
 	return 0;
 }
 
-static bool kind_seen(const struct report *r, const uint64_t counts[KT_KIND_COUNT][KT_TRANSITION_COUNT],
-		      int kind)
+/* Every finished notification has exactly one outcome. */
+static unsigned long long finished(const struct kt_counts *c, int kind)
+{
+	return c->n[kind][KT_RESUMED] + c->n[kind][KT_INTERRUPTED] + c->n[kind][KT_ENOSYS] +
+	       c->n[kind][KT_UNEXPLAINED];
+}
+
+static bool kind_seen(const struct trace_snapshot *s, int kind)
 {
 	for (int t = 0; t < KT_TRANSITION_COUNT; t++)
-		if (counts[kind][t])
+		if (s->c.n[kind][t])
 			return true;
-	return r->events[kind] > 0;
+	return false;
 }
 
 static void fmt_us(char *buf, size_t len, double ns)
@@ -201,8 +185,7 @@ static void fmt_us(char *buf, size_t len, double ns)
 	snprintf(buf, len, "%.3f", ns / 1000.0);
 }
 
-void report_print(struct report *r, FILE *out, const uint64_t counts[KT_KIND_COUNT][KT_TRANSITION_COUNT],
-		  bool histograms)
+void report_print(const struct trace_snapshot *s, FILE *out, bool histograms)
 {
 	static const char *const headers[] = {
 		"phase", "count", "min µs", "p50 µs", "mean µs", "p90 µs", "p99 µs", "max µs",
@@ -211,40 +194,40 @@ void report_print(struct report *r, FILE *out, const uint64_t counts[KT_KIND_COU
 	for (int k = 0; k < KT_KIND_COUNT; k++) {
 		struct table *t;
 
-		if (!kind_seen(r, counts, k))
+		if (!kind_seen(s, k))
 			continue;
 		fprintf(out, "\n%s transitions:", kind_key[k]);
 		for (int i = 0; i < KT_TRANSITION_COUNT; i++)
-			fprintf(out, " %s %llu", transition_key[i], (unsigned long long)counts[k][i]);
+			fprintf(out, " %s %llu", transition_key[i], s->c.n[k][i]);
 		fputc('\n', out);
 		if (histograms) {
-			for (int p = 0; p < PHASE_COUNT; p++) {
-				if (!r->n[k][p])
+			for (int p = 0; p < KT_PHASE_COUNT; p++) {
+				if (!s->h[k][p].count)
 					continue;
 				fprintf(out, "\n@%s_%s_ns: %s\n", kind_key[k], phase_key[p], phase_title[k][p]);
-				print_log2_hist(out, r->phase[k][p], r->n[k][p]);
+				hist_print_log2(out, &s->h[k][p]);
 			}
 		}
 		fputc('\n', out);
 		t = table_new(8, headers, "lrrrrrrr");
-		for (int p = 0; p < PHASE_COUNT; p++) {
+		for (int p = 0; p < KT_PHASE_COUNT; p++) {
 			char cells[8][64];
 			const char *row[8];
-			struct summary s;
+			struct summary sum;
 
 			snprintf(cells[0], sizeof(cells[0]), "%s", phase_key[p]);
-			if (summarize(r->phase[k][p], r->n[k][p], &s)) {
+			if (hist_summarize(&s->h[k][p], &sum)) {
 				snprintf(cells[1], sizeof(cells[1]), "0");
 				for (int c = 2; c < 8; c++)
 					snprintf(cells[c], sizeof(cells[c]), "-");
 			} else {
-				snprintf(cells[1], sizeof(cells[1]), "%zu", s.n);
-				fmt_us(cells[2], sizeof(cells[2]), (double)s.min);
-				fmt_us(cells[3], sizeof(cells[3]), s.p50);
-				fmt_us(cells[4], sizeof(cells[4]), s.mean);
-				fmt_us(cells[5], sizeof(cells[5]), s.p90);
-				fmt_us(cells[6], sizeof(cells[6]), s.p99);
-				fmt_us(cells[7], sizeof(cells[7]), (double)s.max);
+				snprintf(cells[1], sizeof(cells[1]), "%zu", sum.n);
+				fmt_us(cells[2], sizeof(cells[2]), (double)sum.min);
+				fmt_us(cells[3], sizeof(cells[3]), sum.p50);
+				fmt_us(cells[4], sizeof(cells[4]), sum.mean);
+				fmt_us(cells[5], sizeof(cells[5]), sum.p90);
+				fmt_us(cells[6], sizeof(cells[6]), sum.p99);
+				fmt_us(cells[7], sizeof(cells[7]), (double)sum.max);
 			}
 			for (int c = 0; c < 8; c++)
 				row[c] = cells[c];
@@ -255,7 +238,7 @@ void report_print(struct report *r, FILE *out, const uint64_t counts[KT_KIND_COU
 	}
 }
 
-json_t *report_json(struct report *r, const uint64_t counts[KT_KIND_COUNT][KT_TRANSITION_COUNT])
+json_t *report_json(const struct trace_snapshot *s)
 {
 	json_t *kinds = json_object();
 
@@ -263,31 +246,24 @@ json_t *report_json(struct report *r, const uint64_t counts[KT_KIND_COUNT][KT_TR
 		json_t *tr = json_object(), *ph = json_object();
 
 		for (int i = 0; i < KT_TRANSITION_COUNT; i++)
-			json_object_set_new(tr, transition_key[i], json_integer((json_int_t)counts[k][i]));
-		for (int p = 0; p < PHASE_COUNT; p++) {
-			struct summary s;
+			json_object_set_new(tr, transition_key[i], json_integer((json_int_t)s->c.n[k][i]));
+		for (int p = 0; p < KT_PHASE_COUNT; p++) {
+			struct summary sum;
 
-			if (summarize(r->phase[k][p], r->n[k][p], &s)) {
+			if (hist_summarize(&s->h[k][p], &sum)) {
 				json_object_set_new(ph, phase_key[p], json_pack("{s:i}", "count", 0));
 				continue;
 			}
 			json_object_set_new(ph, phase_key[p],
 					    json_pack("{s:I,s:I,s:f,s:f,s:f,s:f,s:f,s:I,s:f}",
-						      "count", (json_int_t)s.n, "min", (json_int_t)s.min,
-						      "mean", s.mean, "p50", s.p50, "p90", s.p90,
-						      "p99", s.p99, "p999", s.p999, "max", (json_int_t)s.max,
-						      "stddev", s.stddev));
+						      "count", (json_int_t)sum.n, "min", (json_int_t)sum.min,
+						      "mean", sum.mean, "p50", sum.p50, "p90", sum.p90,
+						      "p99", sum.p99, "p999", sum.p999, "max", (json_int_t)sum.max,
+						      "stddev", sum.stddev));
 		}
 		json_object_set_new(kinds, kind_key[k],
 				    json_pack("{s:o,s:I,s:o}", "transitions", tr, "events",
-					      (json_int_t)r->events[k], "phases", ph));
+					      (json_int_t)finished(&s->c, k), "phases", ph));
 	}
 	return kinds;
-}
-
-void report_free(struct report *r)
-{
-	for (int k = 0; k < KT_KIND_COUNT; k++)
-		for (int p = 0; p < PHASE_COUNT; p++)
-			free(r->phase[k][p]);
 }

@@ -1,7 +1,13 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""knotif-trace counts exactly the notifications notif-driver made, of every outcome."""
+"""
+knotif-trace counts exactly the notifications notif-driver made, of every
+outcome; the phases its kernel side aggregated agree with the per-event
+stream: same counts, exact min/max/mean, quantiles within the histogram's
+stated precision.
+"""
 import json
+import math
 import os
 
 from tracetest import (KNOTIF_TRACE, NOTIF_DRIVER, Checks, fail, need_root, phase_sum_error,
@@ -41,7 +47,7 @@ with tmpdir() as d:
         c.eq(f"transition {k}", t[k], 0)
     c.eq("ptrace events", s["kinds"]["ptrace"]["events"], 0)
     c.eq("events dropped", s["events_dropped"], 0)
-    c.eq("state map full", s["map_full"], 0)
+    c.eq("tasks not followed", s["state_unavailable"], 0)
 
     events = read_events(ev)
     outcomes = {}
@@ -64,6 +70,25 @@ with tmpdir() as d:
         elif phase_sum_error(e):
             c.errors.append(phase_sum_error(e))
             break
+    # the in-kernel histograms against the exact per-event phases
+    precision = s["histogram"]["max_relative_error"]
+    c.true(f"stated precision {precision} is at most 1%", 0 < precision <= 0.01)
+    for name, col in (("queue_wait", "queue_wait_ns"), ("think", "think_ns"),
+                      ("wake_to_resume", "wake_to_resume_ns"), ("round_trip", "round_trip_ns")):
+        v = sorted(int(e[col]) for e in events if e[col] != "")
+        h = s["kinds"]["unotif"]["phases"][name]
+        c.eq(f"{name}: histogram count = events with that phase", h["count"], len(v))
+        if not v:
+            continue
+        c.eq(f"{name}: min", h["min"], v[0])
+        c.eq(f"{name}: max", h["max"], v[-1])
+        c.true(f"{name}: mean {h['mean']} = {sum(v) / len(v)}", math.isclose(h["mean"], sum(v) / len(v)))
+        for q, key in ((0.5, "p50"), (0.9, "p90"), (0.99, "p99")):
+            pos = q * (len(v) - 1)	# numpy's type 7, as the summary states
+            lo = math.floor(pos)
+            want = v[lo] + (pos - lo) * (v[min(lo + 1, len(v) - 1)] - v[lo])
+            c.true(f"{name} {key}: {h[key]} within {precision:.4f} of {want}",
+                   abs(h[key] - want) <= precision * want + 0.5)
     c.eq("interrupted ids are not replied", sum(1 for e in events if e["outcome"] == "interrupted"
                                                  and e["replied_ns"]), 0)
 
@@ -77,4 +102,16 @@ with tmpdir() as d:
            all(set(o) >= {"kind", "id", "pid", "outcome", "round_trip_ns", "queue_wait_ns"}
                for o in objs))
     c.true("summary on stderr when the stream owns stdout", "unotif transitions:" in p.stderr)
+
+    # --interval: each section counts only its own interval; they add up to at most the whole run
+    p = run([KNOTIF_TRACE, "-q", "-i", "0.05", "--", NOTIF_DRIVER, "20000", "0", "0"])
+    c.eq("--interval run exit status", p.returncode, 0)
+    sections = p.stdout.split("\n# the whole run:\n")
+    resumed = [int(l.split(" resumed ")[1].split()[0]) for l in sections[0].splitlines()
+               if l.startswith("unotif transitions:")]
+    whole = [int(l.split(" resumed ")[1].split()[0]) for l in sections[-1].splitlines()
+             if l.startswith("unotif transitions:")]
+    c.true(f"--interval printed sections ({len(resumed)})", len(resumed) >= 1)
+    c.eq("the whole run's resumed", whole, [20000])
+    c.true(f"intervals' resumed {resumed} add up to at most 20000", sum(resumed) <= 20000)
 c.done()
