@@ -610,15 +610,9 @@ int BPF_PROG(fentry_seccomp_filter, int this_syscall, bool recheck_after_trace)
  * replied and listener_gone of a closing listener come from the supervisor
  * and name the target by pid.
  */
-static __always_inline struct kt_task *tp_target(pid_t pid, __u64 id, struct task_struct **ref)
+static __always_inline bool tp_same(struct kt_task *st, __u64 id)
 {
-	struct kt_task *st;
-
-	*ref = bpf_task_from_pid(pid);
-	if (!*ref)
-		return NULL;
-	st = task_state(*ref);
-	return st && st->active && st->id == id ? st : NULL;
+	return st && st->active && st->id == id;
 }
 
 /* the target's own state, made when it is selected */
@@ -656,30 +650,34 @@ SEC("tp_btf/seccomp_notif_received")
 int BPF_PROG(tp_received, __u64 filter, __u64 id, pid_t pid, int nr)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	struct task_struct *ref;
-	struct kt_task *st = tp_target(pid, id, &ref);
+	struct task_struct *target = bpf_task_from_pid(pid);
+	struct kt_task *st;
 
-	if (st) {
+	if (!target)
+		return 0;
+	st = task_state(target);
+	if (tp_same(st, id)) {
 		st->sent = bpf_ktime_get_ns();
 		st->sup_tgid = pid_tgid >> 32;
 		st->sup_pid = (__u32)pid_tgid;
 		count(KT_UNOTIF, KT_SENT);
 	}
-	if (ref)
-		bpf_task_release(ref);
+	bpf_task_release(target);
 	return 0;
 }
 
 SEC("tp_btf/seccomp_notif_replied")
 int BPF_PROG(tp_replied, __u64 filter, __u64 id, pid_t pid, int nr, int error, __s64 val, __u32 flags)
 {
-	struct task_struct *ref;
-	struct kt_task *st = tp_target(pid, id, &ref);
+	struct task_struct *target = bpf_task_from_pid(pid);
+	struct kt_task *st;
 
-	if (st)
+	if (!target)
+		return 0;
+	st = task_state(target);
+	if (tp_same(st, id))
 		mark_replied(st, KT_UNOTIF, flags & NOTIF_FLAG_CONTINUE ? KT_F_CONTINUE : 0);
-	if (ref)
-		bpf_task_release(ref);
+	bpf_task_release(target);
 	return 0;
 }
 
@@ -688,7 +686,7 @@ int BPF_PROG(tp_addfd, __u64 filter, __u64 id, pid_t pid, int nr, int fd, __u32 
 {
 	struct kt_task *st = task_state(bpf_get_current_task_btf());
 
-	if (!st || !st->active || st->id != id)
+	if (!tp_same(st, id))
 		return 0;
 	count(KT_UNOTIF, KT_ADDFD);
 	if ((flags & ADDFD_FLAG_SEND) && fd >= 0) {
@@ -703,7 +701,7 @@ int BPF_PROG(tp_interrupted, __u64 filter, __u64 id, pid_t pid, int nr, int err)
 {
 	struct kt_task *st = task_state(bpf_get_current_task_btf());
 
-	if (st && st->active && st->id == id)
+	if (tp_same(st, id))
 		st->interrupted = 1;
 	return 0;
 }
@@ -711,7 +709,7 @@ int BPF_PROG(tp_interrupted, __u64 filter, __u64 id, pid_t pid, int nr, int err)
 SEC("tp_btf/seccomp_notif_listener_gone")
 int BPF_PROG(tp_listener_gone, __u64 filter, __u64 id, pid_t pid, int nr)
 {
-	struct task_struct *ref = NULL;
+	struct task_struct *target;
 	struct kt_task *st;
 
 	if (id == 0) {
@@ -728,11 +726,13 @@ int BPF_PROG(tp_listener_gone, __u64 filter, __u64 id, pid_t pid, int nr)
 		}
 		return 0;
 	}
-	st = tp_target(pid, id, &ref);
-	if (st)
+	target = bpf_task_from_pid(pid);
+	if (!target)
+		return 0;
+	st = task_state(target);
+	if (tp_same(st, id))
 		st->gone = 1;
-	if (ref)
-		bpf_task_release(ref);
+	bpf_task_release(target);
 	return 0;
 }
 
@@ -742,7 +742,7 @@ int BPF_PROG(tp_resumed, __u64 filter, __u64 id, pid_t pid, int nr, int error, _
 	struct task_struct *cur = bpf_get_current_task_btf();
 	struct kt_task *st = task_state(cur);
 
-	if (!st || !st->active || st->id != id)
+	if (!tp_same(st, id))
 		return 0;
 	finish(st, cur->pid, cur, error ? error : val, bpf_ktime_get_ns());
 	return 0;

@@ -54,6 +54,7 @@ static struct options {
 	const char *summary;
 	bool quiet, verbose;
 	bool no_ptrace;			/* --kinds=unotif */
+	unsigned int only_probes;	/* --only-probes: a mask of sched_probe, 0 = all */
 	int ready_fd;
 	char **command;
 } opt = { .source = CHOOSE_AUTO, .ready_fd = -1 };
@@ -102,7 +103,11 @@ static const char doc[] =
 "slots are 1/64 of a power of two wide: a quantile is within 0.8% of the\n"
 "sample's (exact below 64 ns); count, min, max and mean are exact.";
 
-enum { OPT_READY_FD = 256 };
+enum { OPT_READY_FD = 256, OPT_ONLY_PROBES };
+
+/* The stock-kernel probes, each of which can be attached alone to measure its cost. */
+static const char *const sched_probe[] = { "sys_exit", "sched_switch", "sched_waking" };
+#define N_SCHED_PROBES (sizeof(sched_probe) / sizeof(sched_probe[0]))
 
 static const struct argp_option options[] = {
 	{ "pid", 'p', "PID", 0, "Only process PID and the processes it forks from now on", 0 },
@@ -119,6 +124,8 @@ static const struct argp_option options[] = {
 	  "unotif alone loads no syscall or scheduler probe (far cheaper)", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf's own messages", 0 },
 	{ "ready-fd", OPT_READY_FD, "FD", 0, "Write \"ready\" to FD once attached, then close it", 0 },
+	{ "only-probes", OPT_ONLY_PROBES, "LIST", 0, "Measuring aid: attach only these of sys_exit, "
+	  "sched_switch, sched_waking (counts are then incomplete)", 0 },
 	{ 0 },
 };
 
@@ -197,6 +204,24 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		else if (strcmp(arg, "unotif,ptrace") && strcmp(arg, "ptrace,unotif"))
 			usage_error("invalid value for --kinds: '%s' (expected unotif,ptrace or unotif)", arg);
 		break;
+	case OPT_ONLY_PROBES: {
+		char *list = strdup(arg), *save = NULL;
+
+		if (!list)
+			die("out of memory");
+		for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			size_t i;
+
+			for (i = 0; i < N_SCHED_PROBES && strcmp(tok, sched_probe[i]); i++)
+				;
+			if (i == N_SCHED_PROBES)
+				usage_error("invalid value for --only-probes: '%s' (expected a list of "
+					    "sys_exit, sched_switch, sched_waking)", tok);
+			opt.only_probes |= 1U << i;
+		}
+		free(list);
+		break;
+	}
 	case OPT_READY_FD:
 		opt.ready_fd = (int)parse_long("--ready-fd", arg, 0, INT_MAX);
 		break;
@@ -319,6 +344,13 @@ static void set_autoload(struct knotif_trace_bpf *skel, int source)
 		bpf_program__set_autoload(skel->progs.on_sys_exit, false);
 		bpf_program__set_autoload(skel->progs.on_switch, false);
 		bpf_program__set_autoload(skel->progs.on_waking, false);
+	} else if (opt.only_probes) {
+		struct bpf_program *prog[N_SCHED_PROBES] = {
+			skel->progs.on_sys_exit, skel->progs.on_switch, skel->progs.on_waking,
+		};
+
+		for (size_t i = 0; i < N_SCHED_PROBES; i++)
+			bpf_program__set_autoload(prog[i], opt.only_probes & (1U << i));
 	}
 }
 
@@ -662,6 +694,9 @@ int main(int argc, char **argv)
 	for (int s = 0; s < KT_SRC_COUNT; s++)
 		if (!sp.ok[s])
 			fprintf(out, "# %s: unsupported: %s\n", source_key[s], sp.why[s]);
+	if (opt.only_probes)
+		fprintf(out, "# measuring: only some probes attached (--only-probes): counts and phases "
+			"are incomplete\n");
 	if (opt.pid || opt.command || opt.comm[0])
 		fprintf(out, "# filter:%s%.0d%s%s%s\n", opt.pid ? " pid " : "", opt.pid,
 			opt.command ? " COMMAND and its children" : "", opt.comm[0] ? " comm " : "",

@@ -17,6 +17,10 @@ expect 2 "invalid value for --format" "$kt" --format=xml
 expect 2 "invalid value for --duration" "$kt" -d -1
 expect 2 "unrecognized option" "$kt" --no-such-flag
 expect 2 "invalid value for --kinds" "$kt" --kinds=ptrace
+expect 2 "invalid value for --interval" "$kt" -i 0
+expect 2 "invalid value for --only-probes" "$kt" --only-probes=sys_enter
+expect 1 "cannot write /nonexistent/s.json" "$kt" -j /nonexistent/s.json -d 0.1
+expect 1 "cannot write /nonexistent/e.csv" "$kt" -e /nonexistent/e.csv -d 0.1
 [ "$(id -u)" = 0 ] || { echo "SKIP: the rest needs root (loading BPF programs)"; exit 77; }
 
 if [ -d /sys/kernel/tracing/events/seccomp ]; then
