@@ -4,7 +4,8 @@
 # (nobody when the test runs as root: PostgreSQL refuses root), gone when the
 # test ends however it ends: pg_stop from the test's EXIT trap, and
 # --pdeathsig KILL on the postmaster if the test itself is killed (its
-# backends then exit on the postmaster's death).
+# backends then exit on the postmaster's death; only the temporary folder
+# is left behind then).
 # Source it, then:
 #   pg_start || exit 77      # prints "skip: <reason>" when it cannot
 #   uri=$(pg_newdb NAME)     # a fresh database: postgresql:///NAME?host=DIR&user=knotif
@@ -29,15 +30,15 @@ pg_as_user() {	# CMD...: as the server's user, in a folder that user can enter
 }
 
 pg_launch() {
-	local i
-	if [ "$(id -u)" = 0 ]; then
-		(cd "$pg_dir" && exec setpriv --reuid=65534 --regid=65534 --clear-groups --pdeathsig KILL \
-			"$pg_bin/postgres" -D "$pg_dir/data" -k "$pg_dir" -c listen_addresses= \
-			-c fsync=off -c max_connections=50 >>"$pg_dir/server.log" 2>&1) &
-	else
-		(cd "$pg_dir" && exec "$pg_bin/postgres" -D "$pg_dir/data" -k "$pg_dir" -c listen_addresses= \
-			-c fsync=off -c max_connections=50 >>"$pg_dir/server.log" 2>&1) &
-	fi
+	local i as_user=()
+	[ "$(id -u)" != 0 ] || as_user=(--reuid=65534 --regid=65534 --clear-groups)
+	# The postmaster gets SIGKILL when this shell dies, however it dies; the
+	# sh in between re-checks that its parent is still this shell once the
+	# signal is armed (the shell may have died before), then becomes postgres.
+	(cd "$pg_dir" && exec setpriv "${as_user[@]}" --pdeathsig KILL \
+		sh -c '[ "$PPID" = "$1" ] || exit 1; shift; exec "$@"' sh "$$" \
+		"$pg_bin/postgres" -D "$pg_dir/data" -k "$pg_dir" -c listen_addresses= \
+		-c fsync=off -c max_connections=50 >>"$pg_dir/server.log" 2>&1) &
 	pg_pid=$!
 	for i in $(seq 300); do	# 30 s
 		"$pg_bin/pg_isready" -q -h "$pg_dir" -U knotif && return 0
