@@ -4,13 +4,13 @@
 # A writer killed (SIGKILL) at a random moment of an import leaves no
 # half-written run: whatever the store holds afterwards is whole runs only
 # (a runs row has all its results rows), and the next writer works. The run
-# is large (1,800 results rows) so most kills land inside the transaction;
+# is large (900 results rows) so most kills land inside the transaction;
 # the delays spread over one measured import.
 # Usage: killed.sh sqlite|postgresql KNOTIF_HISTORY RUN.json   Exit 0/1/77.
 set -uo pipefail
 backend=$1 hist=$2 a=$3
 here=$(dirname "$0")
-kills=8
+kills=6
 command -v jq >/dev/null || { echo "skip: jq not installed"; exit 77; }
 command -v sqlite3 >/dev/null || { echo "skip: sqlite3 (the CLI) not installed"; exit 77; }
 tmp=$(mktemp -d)
@@ -28,8 +28,8 @@ fi
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
-# 40 copies of every benchmark, renamed: 200 benchmarks x 9 repetitions
-jq '.benchmarks = [range(40) as $i | .benchmarks[] | .name = "copy\($i)/" + .name | .run_name = .name]' "$a" >"$tmp/big.json"
+# 20 copies of every benchmark, renamed: 100 benchmarks x 9 repetitions
+jq '.benchmarks = [range(20) as $i | .benchmarks[] | .name = "copy\($i)/" + .name | .run_name = .name]' "$a" >"$tmp/big.json"
 rows=$(jq '[.benchmarks[] | select(.run_type == "iteration" and (.error_occurred | not))] | length' "$tmp/big.json")
 start=$(date +%s%N)
 "$hist" record "$tmp/big.json" --db "$db" >/dev/null || fail "the first import"
