@@ -15,6 +15,7 @@
 	M(sigsys)		/* trap, sud */				\
 	M(unotif)		/* unotif/... */			\
 	M(ptrace)		/* ptrace-seccomp/..., ptrace-syscall */	\
+	M(ptrace_sysemu)	/* ptrace-sysemu/emulate */		\
 	M(pingpong)		/* the floor: pingpong/... */
 
 #define DECLARE(x) extern const struct method *const x##_methods[];

@@ -8,7 +8,11 @@ filter='^(unotif/sync/emulate|pingpong/pipe)/placement:same$'
 	fail "list_tests exited $?"
 [ "$(wc -l <"$tmp/list")" = 8 ] || fail "8 unotif variants expected, listed: $(cat "$tmp/list")"
 grep -qx 'unotif/sync/addfd/placement:same' "$tmp/list" || fail "name scheme: $(cat "$tmp/list")"
-[ "$("$KNOTIF_BENCH" --benchmark_list_tests | wc -l)" = 36 ] || fail "default suite is not 18 methods x 2 placements"
+# the default suite: every method of the registry at same, then at cross
+"$KNOTIF_BENCH" --benchmark_list_tests --placement=same >"$tmp/same" || fail "list_tests exited $?"
+"$KNOTIF_BENCH" --benchmark_list_tests >"$tmp/default" || fail "list_tests exited $?"
+diff <(cat "$tmp/same"; sed 's/placement:same$/placement:cross/' "$tmp/same") "$tmp/default" >/dev/null ||
+	fail "default suite is not every method at same and cross: $(cat "$tmp/default")"
 
 "$KNOTIF_BENCH" --samples=300 --benchmark_repetitions=3 --benchmark_filter="$filter" --placement=same \
 	--benchmark_out="$tmp/run.json" --samples_out="$tmp/samples.csv" >"$tmp/console" 2>"$tmp/err" ||
