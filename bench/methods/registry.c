@@ -16,6 +16,7 @@
 	M(unotif)		/* unotif/... */			\
 	M(ptrace)		/* ptrace-seccomp/..., ptrace-syscall */	\
 	M(ptrace_sysemu)	/* ptrace-sysemu/emulate */		\
+	M(systrap)		/* systrap/futex, systrap/spin */	\
 	M(pingpong)		/* the floor: pingpong/... */
 
 #define DECLARE(x) extern const struct method *const x##_methods[];
