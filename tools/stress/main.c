@@ -28,7 +28,7 @@ struct options {
 	int targets[MAX_LIST], ntargets;
 	int threads[MAX_LIST], nthreads;
 	int pending[MAX_LIST], npending;
-	bool topo[TOPO_COUNT], strat[STRAT_COUNT], placement[PLACEMENT_COUNT], wake[2];
+	bool topo[TOPO_COUNT], strat[STRATEGY_MAX], placement[PLACEMENT_COUNT], wake[2];
 	struct config base;
 	int64_t requests_total;
 	bool duration_given, requests_given;
@@ -36,7 +36,7 @@ struct options {
 	struct gb_output output;
 };
 
-static const char usage_text[] =
+static const char usage_head[] =
 "Usage: knotif-stress [OPTION]...\n"
 "N targets loop on a trapped system call; one supervisor serves every\n"
 "notification with the chosen strategy. Reports notifications/s, target-side\n"
@@ -48,7 +48,8 @@ static const char usage_text[] =
 "  --targets=LIST              targets per run, 1..10000 (default 10)\n"
 "  --topology=LIST             shared (one filter, one listener) | per-target\n"
 "                              (a filter and listener each) (default shared)\n"
-"  --strategy=LIST             blocking | poll | epoll | io_uring | spin (default epoll)\n"
+; /* --strategy's line comes from the registry (usage()) */
+static const char usage_tail[] =
 "  --threads=LIST              supervisor threads K (default 1; blocking per-target\n"
 "                              uses one per listener)\n"
 "  --target-kind=KIND          processes (default) | threads\n"
@@ -83,6 +84,30 @@ static const char usage_text[] =
 "  knotif-stress --strategy=blocking,poll,epoll,io_uring --targets=1,10,100 --placement=same\n"
 "  knotif-stress --targets=50 --signals --kill --requests=2000\n"
 "  knotif-stress --pending=1,10,100,1000 --placement=same\n";
+
+#define DEFAULT_STRATEGY "epoll"
+
+/* The strategies' names, in registry order, joined by sep. */
+static const char *strategy_names(char *out, size_t len, const char *sep)
+{
+	size_t off = 0;
+
+	out[0] = '\0';
+	for (int i = 0; i < strategy_count() && off < len; i++)
+		off += (size_t)snprintf(out + off, len - off, "%s%s", i ? sep : "", strategy_at(i)->name);
+	return out;
+}
+
+static const char *usage(void)
+{
+	static char text[sizeof(usage_head) + sizeof(usage_tail) + 512];
+	char names[256];
+
+	snprintf(text, sizeof(text), "%s  --strategy=LIST             %s (default %s)\n"
+		 "  --list-strategies           print the strategies' names, one a line, and exit\n%s",
+		 usage_head, strategy_names(names, sizeof(names), " | "), DEFAULT_STRATEGY, usage_tail);
+	return text;
+}
 
 /* Comma-separated words from choices[] into set[]; exit 2 on a word outside them. */
 static void parse_set(const char *flag, const char *list, const char *const *choices, int n, bool *set,
@@ -130,7 +155,7 @@ static int parse_ints(const char *flag, const char *list, int *out, int64_t lo, 
 enum {
 	OPT_TARGETS = 256, OPT_TOPOLOGY, OPT_STRATEGY, OPT_THREADS, OPT_KIND, OPT_WAKEUP, OPT_REPLY,
 	OPT_PLACEMENT, OPT_REQUESTS, OPT_REQUESTS_TOTAL, OPT_DURATION, OPT_SIGNALS, OPT_KILL, OPT_DEATH,
-	OPT_TOCTOU, OPT_PENDING, OPT_CYCLES, OPT_TIMEOUT, OPT_REPS,
+	OPT_TOCTOU, OPT_PENDING, OPT_CYCLES, OPT_TIMEOUT, OPT_REPS, OPT_LIST_STRATEGIES,
 };
 
 static void parse_args(struct options *o, int argc, char **argv)
@@ -139,6 +164,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 		{ "targets", required_argument, NULL, OPT_TARGETS },
 		{ "topology", required_argument, NULL, OPT_TOPOLOGY },
 		{ "strategy", required_argument, NULL, OPT_STRATEGY },
+		{ "list-strategies", no_argument, NULL, OPT_LIST_STRATEGIES },
 		{ "threads", required_argument, NULL, OPT_THREADS },
 		{ "target-kind", required_argument, NULL, OPT_KIND },
 		{ "wakeup", required_argument, NULL, OPT_WAKEUP },
@@ -161,15 +187,19 @@ static void parse_args(struct options *o, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const topo_names[] = { "shared", "per-target" };
-	static const char *const strat_names[] = { "blocking", "poll", "epoll", "io_uring", "spin" };
+	const char *strat_names[STRATEGY_MAX];
+	char strat_expected[256];
 	static const char *const placement_names[] = { "same", "cross", "free" };
 	static const char *const wake_names[] = { "async", "sync" };
 	bool kind[2], reply[2];
 	int c;
 
 	memset(o, 0, sizeof(*o));
+	for (int i = 0; i < strategy_count(); i++)
+		strat_names[i] = strategy_at(i)->name;
 	o->targets[o->ntargets++] = 10;
-	o->topo[TOPO_SHARED] = o->strat[STRAT_EPOLL] = o->placement[PLACEMENT_FREE] = o->wake[0] = true;
+	o->strat[strategy_find(DEFAULT_STRATEGY)] = true;
+	o->topo[TOPO_SHARED] = o->placement[PLACEMENT_FREE] = o->wake[0] = true;
 	o->threads[o->nthreads++] = 1;
 	o->base.requests = 1000;
 	o->base.timeout_s = 120;
@@ -188,8 +218,8 @@ static void parse_args(struct options *o, int argc, char **argv)
 			parse_set("--topology", optarg, topo_names, TOPO_COUNT, o->topo, "shared or per-target");
 			break;
 		case OPT_STRATEGY:
-			parse_set("--strategy", optarg, strat_names, STRAT_COUNT, o->strat,
-				  "blocking, poll, epoll, io_uring or spin");
+			parse_set("--strategy", optarg, strat_names, strategy_count(), o->strat,
+				  strategy_names(strat_expected, sizeof(strat_expected), ", "));
 			break;
 		case OPT_THREADS:
 			o->nthreads = parse_ints("--threads", optarg, o->threads, 1, 1024);
@@ -251,8 +281,12 @@ static void parse_args(struct options *o, int argc, char **argv)
 		case OPT_REPS:
 			o->reps = (int)cli_int("--benchmark_repetitions", optarg, 1, 64);
 			break;
+		case OPT_LIST_STRATEGIES:
+			for (int i = 0; i < strategy_count(); i++)
+				puts(strategy_at(i)->name);
+			exit(0);
 		default:
-			cli_other_option(c, usage_text, argv);
+			cli_other_option(c, usage(), argv);
 		}
 	}
 	cli_no_operands(argc, argv);
@@ -300,7 +334,7 @@ static void name_run(struct config *c)
 		return;
 	}
 	off = snprintf(c->name, sizeof(c->name), "stress/%s/%s/targets:%d/threads:%d/%s/%s%s",
-		       strategy_name(c->strategy), topology_name(c->topo), c->targets, c->threads,
+		       strategy_at(c->strategy)->name, topology_name(c->topo), c->targets, c->threads,
 		       c->sync_wake ? "sync" : "async", c->reply == REPLY_CONTINUE ? "continue" : "emulate",
 		       c->kind == TARGETS_THREADS ? "/kind:threads" : "");
 	off += snprintf(c->name + off, sizeof(c->name) - (size_t)off, "%s%s%s%s/placement:%s",
@@ -312,7 +346,7 @@ static void name_run(struct config *c)
 /* Every run of the invocation, placement-major. */
 static struct config *plan(const struct options *o, int *count)
 {
-	int cap = PLACEMENT_COUNT * 2 * (o->npending + TOPO_COUNT * STRAT_COUNT * o->ntargets * o->nthreads), n = 0;
+	int cap = PLACEMENT_COUNT * 2 * (o->npending + TOPO_COUNT * strategy_count() * o->ntargets * o->nthreads), n = 0;
 	struct config *runs = calloc((size_t)cap, sizeof(*runs));
 
 	if (!runs)
@@ -335,7 +369,7 @@ static struct config *plan(const struct options *o, int *count)
 				name_run(c);
 			}
 			for (int t = 0; !o->npending && t < TOPO_COUNT; t++)
-				for (int s = 0; o->topo[t] && s < STRAT_COUNT; s++)
+				for (int s = 0; o->topo[t] && s < strategy_count(); s++)
 					for (int k = 0; o->strat[s] && k < o->ntargets * o->nthreads; k++) {
 						struct config *c = &runs[n++];
 
@@ -343,7 +377,7 @@ static struct config *plan(const struct options *o, int *count)
 						c->targets = o->targets[k / o->nthreads];
 						c->threads = o->threads[k % o->nthreads];
 						c->topo = (enum topology)t;
-						c->strategy = (enum strategy_id)s;
+						c->strategy = s;
 						c->sync_wake = w;
 						c->placement = (enum placement)p;
 						if (o->requests_total)

@@ -9,15 +9,13 @@
 #include "supervisor.h"
 #include "table.h"
 
+/* The quantiles may come from a sample of the calls; max is over all of them. */
 static void latency_counters(json_t *row, const struct summary *s, int64_t max)
 {
-	gb_counter(row, "min", (double)s->min);
-	gb_counter(row, "p50", s->p50);
-	gb_counter(row, "p90", s->p90);
-	gb_counter(row, "p99", s->p99);
-	gb_counter(row, "p999", s->p999);
-	gb_counter(row, "max", (double)max);
-	gb_counter(row, "stddev", s->stddev);
+	struct summary all = *s;
+
+	all.max = max;
+	gb_latency_counters(row, &all);
 }
 
 static void ledger_counters(json_t *row, const struct ledger *l)

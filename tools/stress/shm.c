@@ -114,16 +114,6 @@ void go_release(struct stress_mem *m)
 	syscall(SYS_futex, &m->sh->go, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
 
-const char *strategy_name(enum strategy_id s)
-{
-	static const char *const names[STRAT_COUNT] = {
-		[STRAT_BLOCKING] = "blocking", [STRAT_POLL] = "poll", [STRAT_EPOLL] = "epoll",
-		[STRAT_IO_URING] = "io_uring", [STRAT_SPIN] = "spin",
-	};
-
-	return s < STRAT_COUNT ? names[s] : "?";
-}
-
 const char *topology_name(enum topology t)
 {
 	return t == TOPO_SHARED ? "shared" : t == TOPO_PER_TARGET ? "per-target" : "?";

@@ -26,7 +26,8 @@
 enum topology { TOPO_SHARED, TOPO_PER_TARGET, TOPO_COUNT };
 enum target_kind { TARGETS_PROCESSES, TARGETS_THREADS };
 enum reply_kind { REPLY_EMULATE, REPLY_CONTINUE };
-enum strategy_id { STRAT_BLOCKING, STRAT_POLL, STRAT_EPOLL, STRAT_IO_URING, STRAT_SPIN, STRAT_COUNT };
+/* the most strategies strategies/registry.c may list */
+#define STRATEGY_MAX 16
 
 #define STRESS_MAX_TARGETS 10000
 #define STRESS_ERROR_LEN 256
@@ -38,7 +39,7 @@ struct config {
 	int targets;
 	enum topology topo;
 	enum target_kind kind;
-	enum strategy_id strategy;
+	int strategy;			/* index in strategies/registry.c's table */
 	int threads;			/* K supervisor threads (blocking per-target: one per listener) */
 	bool sync_wake;
 	enum reply_kind reply;
@@ -150,7 +151,6 @@ int count_fds(void);
 void go_wait(struct stress_mem *m);
 void go_release(struct stress_mem *m);
 
-const char *strategy_name(enum strategy_id s);
 const char *topology_name(enum topology t);
 
 #endif

@@ -37,14 +37,6 @@ struct supervisor {
 	pthread_rwlock_t death_lock;	/* --listener-death: no reply is half-counted when we leave */
 };
 
-static const struct strategy *const strategies[STRAT_COUNT] = {
-	[STRAT_BLOCKING] = &strategy_blocking,
-	[STRAT_POLL] = &strategy_poll,
-	[STRAT_EPOLL] = &strategy_epoll,
-	[STRAT_IO_URING] = &strategy_io_uring,
-	[STRAT_SPIN] = &strategy_spin,
-};
-
 static void add(int64_t *counter)
 {
 	__atomic_add_fetch(counter, 1, __ATOMIC_RELAXED);
@@ -223,7 +215,7 @@ static int plan_threads(struct supervisor *s)
 	const struct config *c = s->c;
 	int k = c->threads;
 
-	if (c->strategy == STRAT_BLOCKING && c->topo == TOPO_PER_TARGET)
+	if (s->strat->thread_per_listener && c->topo == TOPO_PER_TARGET)
 		k = s->nl;
 	else if (c->topo == TOPO_PER_TARGET && k > s->nl)
 		k = s->nl;
@@ -276,7 +268,7 @@ static void die_midway(struct supervisor *s)
 
 void supervisor_main(const struct config *c, struct stress_mem *m, int sock)
 {
-	struct supervisor s = { .c = c, .m = m, .nr = stress_syscall_nr(c), .strat = strategies[c->strategy] };
+	struct supervisor s = { .c = c, .m = m, .nr = stress_syscall_nr(c), .strat = strategy_at(c->strategy) };
 	pthread_attr_t attr;
 	int ret, failed = 0;
 
@@ -332,9 +324,4 @@ void supervisor_main(const struct config *c, struct stress_mem *m, int sock)
 	pthread_rwlock_destroy(&s.death_lock);
 	m->sh->sup_fds_after = count_fds();
 	_exit(failed ? 1 : 0);
-}
-
-int strategy_probe(enum strategy_id s, char *why, size_t len)
-{
-	return s == STRAT_IO_URING ? io_uring_probe(why, len) : 0;
 }

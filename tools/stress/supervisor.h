@@ -44,18 +44,28 @@ int listener_hung_up(struct sup_thread *t, int fd);
 void record_batch(struct sup_slot *s, int64_t n);
 const char *batch_bucket_name(int bucket);
 
-/* A strategy serves t->fds until every one has hung up. 0 or -errno. */
+/*
+ * How supervisor threads wait for notifications. One file each in
+ * strategies/, defining `const struct strategy strategy_<name>`, and one line
+ * in strategies/registry.c; the CLI, --help, the run names and the tests
+ * (one ledger test per strategy) all come from that table.
+ */
 struct strategy {
-	enum strategy_id id;
+	const char *name;		/* --strategy=NAME, and in every run name */
+	/* Serves t->fds until every one has hung up. 0 or -errno. */
 	int (*serve)(struct sup_thread *t);
+	/* NULL: runs anywhere; else 0, or -errno with the reason in why */
+	int (*probe)(char *why, size_t len);
+	/* per-target topology: one thread per listener, whatever --threads says */
+	bool thread_per_listener;
 };
 
-extern const struct strategy strategy_blocking, strategy_poll, strategy_epoll, strategy_io_uring,
-	strategy_spin;
-
-/* 0 when io_uring can be set up here; otherwise -errno and the reason in why. */
-int io_uring_probe(char *why, size_t len);
-/* 0 when the strategy can run here; otherwise the reason in why. */
-int strategy_probe(enum strategy_id s, char *why, size_t len);
+/* The registry: index = struct config's strategy. */
+int strategy_count(void);
+const struct strategy *strategy_at(int i);
+/* The index of name, or -1. */
+int strategy_find(const char *name);
+/* 0 when strategy i can run here; otherwise the reason in why. */
+int strategy_probe(int i, char *why, size_t len);
 
 #endif

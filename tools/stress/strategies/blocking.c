@@ -26,4 +26,8 @@ static int serve(struct sup_thread *t)
 	}
 }
 
-const struct strategy strategy_blocking = { .id = STRAT_BLOCKING, .serve = serve };
+const struct strategy strategy_blocking = {
+	.name = "blocking",
+	.serve = serve,
+	.thread_per_listener = true,	/* RECV blocks on one listener */
+};

@@ -70,4 +70,4 @@ out:
 	return ret;
 }
 
-const struct strategy strategy_epoll = { .id = STRAT_EPOLL, .serve = serve };
+const struct strategy strategy_epoll = { .name = "epoll", .serve = serve };

@@ -46,7 +46,7 @@ static int arm(struct sup_thread *t, struct io_uring *ring, int i)
 	return 0;
 }
 
-int io_uring_probe(char *why, size_t len)
+static int probe(char *why, size_t len)
 {
 	struct io_uring ring;
 	int ret = io_uring_queue_init(2, &ring, 0);
@@ -119,4 +119,4 @@ static int serve(struct sup_thread *t)
 	return ret < 0 ? ret : 0;
 }
 
-const struct strategy strategy_io_uring = { .id = STRAT_IO_URING, .serve = serve };
+const struct strategy strategy_io_uring = { .name = "io_uring", .serve = serve, .probe = probe };

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * poll and spin: one pollfd array per thread. poll sleeps until a listener is
+ * poll: one pollfd array per thread; the thread sleeps until a listener is
  * readable and then answers one notification from every readable listener
- * (the batch); spin never sleeps: a zero-timeout poll sweep, and when it finds
- * nothing, sched_yield() so that a target sharing the CPU can run. A listener
- * is dropped when it reports POLLHUP (no task uses its filter any more).
+ * (the batch). A listener is dropped when it reports POLLHUP (no task uses
+ * its filter any more). spin.c runs the same sweep without sleeping.
  */
 #include <errno.h>
 #include <poll.h>
@@ -13,6 +12,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "poll_sweep.h"
 #include "stress.h"
 #include "supervisor.h"
 
@@ -39,7 +39,7 @@ static int sweep(struct sup_thread *t, struct pollfd *p, int *live, int64_t *bat
 	return 0;
 }
 
-static int serve_polling(struct sup_thread *t, int timeout_ms)
+int poll_serve(struct sup_thread *t, int timeout_ms)
 {
 	struct pollfd *p = calloc((size_t)t->nfds, sizeof(*p));
 	int live = t->nfds, ret = 0;
@@ -73,15 +73,9 @@ static int serve_polling(struct sup_thread *t, int timeout_ms)
 	return ret;
 }
 
-static int serve_poll(struct sup_thread *t)
+static int serve(struct sup_thread *t)
 {
-	return serve_polling(t, -1);
+	return poll_serve(t, -1);
 }
 
-static int serve_spin(struct sup_thread *t)
-{
-	return serve_polling(t, 0);
-}
-
-const struct strategy strategy_poll = { .id = STRAT_POLL, .serve = serve_poll };
-const struct strategy strategy_spin = { .id = STRAT_SPIN, .serve = serve_spin };
+const struct strategy strategy_poll = { .name = "poll", .serve = serve };
