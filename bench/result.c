@@ -7,22 +7,20 @@
 #include "gbjson.h"
 #include "table.h"
 
-const char *const figure_key[FIG_COUNT] = {
-	[FIG_REAL] = "real_time",
-	[FIG_CPU] = "cpu_time",
-	[FIG_MIN] = "min",
-	[FIG_P50] = "p50",
-	[FIG_P90] = "p90",
-	[FIG_P99] = "p99",
-	[FIG_P999] = "p999",
-	[FIG_MAX] = "max",
-	[FIG_STDDEV] = "stddev",
-	[FIG_OPS] = "items_per_second",
-	[FIG_CS] = "ctx_switches_per_op",
-	[FIG_MIG] = "migrations_per_op",
-	[FIG_SUP_CPU] = "supervisor_cpu_time",
-	[FIG_FLOOR] = "floor_ratio",
+_Static_assert(FIG_STDDEV - FIG_MIN + 1 == GB_LAT_COUNT && FIG_P50 - FIG_MIN == GB_LAT_P50,
+	       "the latency figures follow gbjson.h's gb_latency order");
+
+/* Google Benchmark's own keys first, then knotif's counters */
+static const char *const other_key[FIG_COUNT] = {
+	[FIG_REAL] = "real_time", [FIG_CPU] = "cpu_time", [FIG_OPS] = "items_per_second",
+	[FIG_CS] = "ctx_switches_per_op", [FIG_MIG] = "migrations_per_op",
+	[FIG_SUP_CPU] = "supervisor_cpu_time", [FIG_FLOOR] = "floor_ratio",
 };
+
+const char *figure_key(enum figure f)
+{
+	return f >= FIG_MIN && f <= FIG_STDDEV ? gb_latency_key[f - FIG_MIN] : other_key[f];
+}
 
 static double per_op(int64_t count, int64_t n)
 {
@@ -37,13 +35,7 @@ void result_add_rep(struct result *r, int rep, int64_t *samples, const struct re
 	summarize(samples, (size_t)rr->iterations, &s);
 	f[FIG_REAL] = s.mean;
 	f[FIG_CPU] = per_op(rr->cpu_ns, rr->iterations);
-	f[FIG_MIN] = (double)s.min;
-	f[FIG_P50] = s.p50;
-	f[FIG_P90] = s.p90;
-	f[FIG_P99] = s.p99;
-	f[FIG_P999] = s.p999;
-	f[FIG_MAX] = (double)s.max;
-	f[FIG_STDDEV] = s.stddev;
+	gb_latency_values(&s, &f[FIG_MIN]);
 	f[FIG_OPS] = s.mean > 0 ? 1e9 / s.mean : NAN;
 	f[FIG_CS] = per_op(rr->ctx_switches, rr->iterations);
 	f[FIG_MIG] = per_op(rr->migrations, rr->iterations);
@@ -119,7 +111,7 @@ static void add_figures(json_t *row, const double *f)
 {
 	for (int k = FIG_MIN; k < FIG_COUNT; k++)
 		if (!isnan(f[k]))
-			gb_counter(row, figure_key[k], f[k]);
+			gb_counter(row, figure_key((enum figure)k), f[k]);
 }
 
 /* Every row says what family its method is: readers never guess from the name. */

@@ -13,6 +13,7 @@
 enum figure {
 	FIG_REAL,		/* mean round trip, ns (GB real_time) */
 	FIG_CPU,		/* target CPU time per op, ns (GB cpu_time) */
+	/* the latency counters, in gbjson.h's order (gb_latency_key) */
 	FIG_MIN, FIG_P50, FIG_P90, FIG_P99, FIG_P999, FIG_MAX, FIG_STDDEV,
 	FIG_OPS,		/* round trips per second */
 	FIG_CS,			/* context switches per op, target + supervisor */
@@ -22,7 +23,8 @@ enum figure {
 	FIG_COUNT
 };
 
-extern const char *const figure_key[FIG_COUNT];
+/* The figure's JSON key. */
+const char *figure_key(enum figure f);
 
 enum result_status { RESULT_OK, RESULT_UNSUPPORTED, RESULT_FAILED, RESULT_SKIPPED };
 

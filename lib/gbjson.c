@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "gbjson.h"
+#include "stats.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -119,6 +120,31 @@ json_t *gb_error(const char *run_name, int family_index, const char *message)
 void gb_counter(json_t *row, const char *key, double value)
 {
 	json_object_set_new(row, key, json_real(value));
+}
+
+const char *const gb_latency_key[GB_LAT_COUNT] = {
+	[GB_LAT_MIN] = "min", [GB_LAT_P50] = "p50", [GB_LAT_P90] = "p90", [GB_LAT_P99] = "p99",
+	[GB_LAT_P999] = "p999", [GB_LAT_MAX] = "max", [GB_LAT_STDDEV] = "stddev",
+};
+
+void gb_latency_values(const struct summary *s, double *v)
+{
+	v[GB_LAT_MIN] = (double)s->min;
+	v[GB_LAT_P50] = s->p50;
+	v[GB_LAT_P90] = s->p90;
+	v[GB_LAT_P99] = s->p99;
+	v[GB_LAT_P999] = s->p999;
+	v[GB_LAT_MAX] = (double)s->max;
+	v[GB_LAT_STDDEV] = s->stddev;
+}
+
+void gb_latency_counters(json_t *row, const struct summary *s)
+{
+	double v[GB_LAT_COUNT];
+
+	gb_latency_values(s, v);
+	for (int k = 0; k < GB_LAT_COUNT; k++)
+		gb_counter(row, gb_latency_key[k], v[k]);
 }
 
 int gb_write_json(FILE *out, json_t *context, json_t *benchmarks)

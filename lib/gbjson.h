@@ -33,6 +33,19 @@ json_t *gb_error(const char *run_name, int family_index, const char *message);
 /* counter: an extra numeric key on a row */
 void gb_counter(json_t *row, const char *key, double value);
 
+/*
+ * The latency counters, spelled once for every knotif tool (knotif-bench,
+ * knotif-stress, knotif-trace's phases, kernel/bench): ns, in this order.
+ */
+enum gb_latency { GB_LAT_MIN, GB_LAT_P50, GB_LAT_P90, GB_LAT_P99, GB_LAT_P999, GB_LAT_MAX,
+		  GB_LAT_STDDEV, GB_LAT_COUNT };
+extern const char *const gb_latency_key[GB_LAT_COUNT];	/* "min", "p50", ... "stddev" */
+struct summary;
+/* v[GB_LAT_*] from a summary (lib/stats.h). */
+void gb_latency_values(const struct summary *s, double *v);
+/* Sets every gb_latency_key on row (a GB row, or any JSON object). */
+void gb_latency_counters(json_t *row, const struct summary *s);
+
 /* Both return 0 or -errno / -EIO. */
 int gb_write_json(FILE *out, json_t *context, json_t *benchmarks);
 int gb_write_csv(FILE *out, json_t *benchmarks);

@@ -67,7 +67,7 @@ static double unit_ns(json_t *row)
 	return NAN;
 }
 
-/* the figure under its key, or under key + "_ns" (the kernel guest bench's spelling) */
+/* the figure under its key, or under key + "_ns" (kernel/bench's spelling in the committed -icount results) */
 static double figure_of(json_t *row, enum gb_figure k)
 {
 	char alt[32];

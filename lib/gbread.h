@@ -16,7 +16,9 @@
 /*
  * The per-repetition figures a tool can compare, in ns (real_time and
  * cpu_time converted from the row's time_unit). p50 and p99 are also read
- * as p50_ns and p99_ns, as kernel/bench's guest program writes them.
+ * as p50_ns and p99_ns: kernel/bench's guest program wrote them so until it took
+ * gbjson.h's gb_latency_counters, and the committed -icount results
+ * (results/kernel, analysis/gate/tests/data/icount-stock.json) still do.
  */
 enum gb_figure {
 	GB_REAL_TIME,		/* mean ns per op over the repetition's samples */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gbjson.h"
 #include "hist.h"
 #include "table.h"
 
@@ -249,17 +250,15 @@ json_t *report_json(const struct trace_snapshot *s)
 			json_object_set_new(tr, transition_key[i], json_integer((json_int_t)s->c.n[k][i]));
 		for (int p = 0; p < KT_PHASE_COUNT; p++) {
 			struct summary sum;
+			json_t *phase;
 
 			if (hist_summarize(&s->h[k][p], &sum)) {
 				json_object_set_new(ph, phase_key[p], json_pack("{s:i}", "count", 0));
 				continue;
 			}
-			json_object_set_new(ph, phase_key[p],
-					    json_pack("{s:I,s:I,s:f,s:f,s:f,s:f,s:f,s:I,s:f}",
-						      "count", (json_int_t)sum.n, "min", (json_int_t)sum.min,
-						      "mean", sum.mean, "p50", sum.p50, "p90", sum.p90,
-						      "p99", sum.p99, "p999", sum.p999, "max", (json_int_t)sum.max,
-						      "stddev", sum.stddev));
+			phase = json_pack("{s:I,s:f}", "count", (json_int_t)sum.n, "mean", sum.mean);
+			gb_latency_counters(phase, &sum);
+			json_object_set_new(ph, phase_key[p], phase);
 		}
 		json_object_set_new(kinds, kind_key[k],
 				    json_pack("{s:o,s:I,s:o}", "transitions", tr, "events",

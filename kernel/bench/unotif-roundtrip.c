@@ -10,7 +10,8 @@
  * The target times each trapped getppid() with CLOCK_MONOTONIC on its own
  * side; supervisor and target are pinned to the same CPU (placement:same).
  * Output: Google Benchmark JSON (lib/gbjson), one iteration row per
- * repetition with p50/p90/p99/min/max counters, then mean/median/stddev/cv.
+ * repetition with the latency counters every knotif tool writes (gbjson.h: min, p50 ...
+ * p999, max, stddev), then mean/median/stddev/cv.
  * A kernel without a variant gives an error row "unsupported: <reason>".
  *
  * Usage: unotif-roundtrip [--samples=N] [--benchmark_repetitions=N]
@@ -269,11 +270,7 @@ static void add_rows(json_t *rows, int family, const char *name,
 		real[r] = s.mean;
 		cpu[r] = (double)sh->cpu_ns[r] / samples;
 		row = gb_iteration(name, family, r, reps, samples, real[r], cpu[r]);
-		gb_counter(row, "p50_ns", s.p50);
-		gb_counter(row, "p90_ns", s.p90);
-		gb_counter(row, "p99_ns", s.p99);
-		gb_counter(row, "min_ns", (double)s.min);
-		gb_counter(row, "max_ns", (double)s.max);
+		gb_latency_counters(row, &s);
 		json_array_append_new(rows, row);
 	}
 	json_array_append_new(rows, gb_aggregate(name, family, "mean", reps, samples,
