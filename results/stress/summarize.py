@@ -8,25 +8,16 @@ Uses the _median aggregate rows (the iteration row when a run has one
 repetition). Ratios compare strategies measured in the same invocation.
 """
 import json
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+import gbrows  # noqa: E402
 
 NAME = re.compile(r"^stress/(?P<strategy>[^/]+)/(?P<topo>[^/]+)/targets:(?P<n>\d+)/threads:(?P<k>\d+)/"
                   r"(?P<wake>\w+)/.*placement:(?P<pl>\w+)$")
 PEND = re.compile(r"^pending/M:(?P<m>\d+)/(?P<wake>\w+)/placement:(?P<pl>\w+)$")
-
-
-def medians(doc):
-    """run_name -> the row a person reads (median aggregate, else the one iteration)"""
-    out, errors = {}, {}
-    for r in doc["benchmarks"]:
-        if r.get("error_occurred"):
-            errors[r["run_name"]] = r["error_message"]
-        elif r["run_type"] == "aggregate" and r["aggregate_name"] == "median":
-            out[r["run_name"]] = r
-        elif r["run_type"] == "iteration" and r.get("repetitions", 1) == 1:
-            out[r["run_name"]] = r
-    return out, errors
 
 
 def context_line(doc):
@@ -40,7 +31,7 @@ def main():
     matrix = json.load(open(sys.argv[1]))
     variants = json.load(open(sys.argv[2]))
     pending = json.load(open(sys.argv[3]))
-    rows, errors = medians(matrix)
+    rows, errors = gbrows.headline_rows(matrix)
     runs = {}
     for name, r in rows.items():
         m = NAME.match(name)
@@ -83,7 +74,7 @@ def main():
         print("| %s | %s | %d | %s | %.2f | %.2f | %.1f | %.0f |" % (
             pl, topo, n, s, r["supervisor_cpu_time"] / 1000, r["syscalls_per_op"], r["batch_mean"], r["batch_max"]))
     print()
-    vrows, verr = medians(variants)
+    vrows, verr = gbrows.headline_rows(variants)
     errors.update(verr)
     var = {}
     for name, r in vrows.items():
@@ -103,7 +94,7 @@ def main():
             cells.append("–" if r is None else "%.0f (%.2f)" % (r["items_per_second"], r["supervisor_cpu_time"] / 1000))
         print("| %s | %d | %s | %s |" % (topo, n, strat, " | ".join(cells)))
     print()
-    prow, perr = medians(pending)
+    prow, perr = gbrows.headline_rows(pending)
     print("## pending-notification scaling curve\n")
     print("M notifications pending on one filter; a probe's notification sits at the tail of the kernel's list.\n")
     print("| placement | wake-up | M | ID_VALID p50 ns | SEND p50 ns | cycle p50 µs | ID_VALID × M=1 |")

@@ -9,13 +9,17 @@ we do not recognise becomes a note in its section, never a crash.
 import csv
 import json
 import math
+import os
 import re
+import sys
 from dataclasses import dataclass, field
 
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "scripts"))
+import gbrows  # noqa: E402
+
 QUANTILES = ("min", "p50", "p90", "p99", "p999", "max")
-PLACEMENT_RE = re.compile(r"^(?P<method>.+)/placement:(?P<placement>[A-Za-z0-9_-]+)$")
 
 
 class InputError(Exception):
@@ -81,10 +85,9 @@ def load_bench(path):
     for i, row in enumerate(doc["benchmarks"]):
         if not isinstance(row, dict) or not isinstance(row.get("name"), str):
             raise InputError("%s: benchmarks[%d] has no name" % (path, i))
-        run_name = row.get("run_name") if isinstance(row.get("run_name"), str) else row["name"]
-        m = PLACEMENT_RE.match(run_name)
-        method, placement = (m["method"], m["placement"]) if m else (run_name, "unplaced")
-        run = runs.setdefault(run_name, Run(run_name, method, placement))
+        run_name = gbrows.run_name(row)
+        method, placement = gbrows.split_name(run_name)
+        run = runs.setdefault(run_name, Run(run_name, method, placement or "unplaced"))
         if row.get("error_occurred"):
             run.error = str(row.get("error_message") or "error")
         elif row.get("run_type") == "aggregate":
@@ -224,21 +227,15 @@ class Series:
 
 def _stress_rows(path, doc):
     """run name -> counters: the _median aggregate when there are repetitions."""
-    rows, medians = {}, {}
-    for row in doc.get("benchmarks", []):
-        if not isinstance(row, dict) or row.get("error_occurred") or not isinstance(row.get("name"), str):
-            continue
-        run = row.get("run_name") if isinstance(row.get("run_name"), str) else row["name"]
-        if row.get("run_type") == "aggregate":
-            if row.get("aggregate_name") == "median":
-                medians[run] = row
-        else:
-            rows.setdefault(run, []).append(row)
+    good = [r for r in doc.get("benchmarks", []) if isinstance(r, dict) and isinstance(r.get("name"), str)]
     out = {}
-    for run, reps in rows.items():
-        if run in medians:
-            out[run] = medians[run]
-        else:  # one repetition, or no aggregates: the median of each counter
+    for run, rows in gbrows.runs({"benchmarks": good}).items():
+        reps = rows["iterations"]
+        if rows["error"]:
+            continue
+        if "median" in rows["aggregates"]:
+            out[run] = rows["aggregates"]["median"]
+        elif reps:  # one repetition, or no aggregates: the median of each counter
             keys = {k for r in reps for k, v in r.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
             out[run] = {k: float(np.median([r[k] for r in reps if isinstance(r.get(k), (int, float))])) for k in keys}
     return out
