@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "common.h"
 
+#include <errno.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 long call_syscall(struct bench *b)
@@ -21,4 +24,35 @@ int check_magic(struct bench *b, long ret)
 		return 0;
 	return bench_fail(b, "%s returned %ld, not the emulated %ld: the call was not intercepted",
 			  b->sys->name, ret, BENCH_MAGIC);
+}
+
+/* 1 with the target stopped (*status), 0 when it has ended (reaped), or -errno */
+static int tracer_wait(struct bench *b, int *status)
+{
+	while (waitpid(b->target_pid, status, 0) != b->target_pid)
+		if (errno != EINTR)
+			return -errno;
+	if (WIFEXITED(*status) || WIFSIGNALED(*status)) {
+		harness_target_reaped(b, *status);
+		return 0;
+	}
+	return 1;
+}
+
+int tracer_run(struct bench *b, long options, int resume, tracer_stop_fn on_stop, void *ctx)
+{
+	int status, sig = 0, ret = tracer_wait(b, &status);
+
+	if (ret > 0 && ptrace(PTRACE_SETOPTIONS, b->target_pid, 0, options | PTRACE_O_EXITKILL))
+		return -errno;
+	while (ret > 0) {
+		if (ptrace((enum __ptrace_request)resume, b->target_pid, 0, sig))
+			return -errno;
+		ret = tracer_wait(b, &status);
+		if (ret > 0) {
+			sig = on_stop(b, status, &resume, ctx);
+			ret = sig < 0 ? sig : 1;
+		}
+	}
+	return ret;
 }

@@ -20,4 +20,19 @@ int check_real(struct bench *b, long ret);
 /* BENCH_MAGIC: the interceptor answered instead of the kernel. */
 int check_magic(struct bench *b, long ret);
 
+/*
+ * What a ptrace supervisor does at one stop of the target (its wait status):
+ * answer it, change *resume if it must, and return the signal to deliver
+ * with the resume (0: none) or -errno.
+ */
+typedef int (*tracer_stop_fn)(struct bench *b, int status, int *resume, void *ctx);
+
+/*
+ * The ptrace supervisor's loop (the target ran PTRACE_TRACEME and stopped
+ * itself): set options (PTRACE_O_EXITKILL always), then resume the target
+ * with *resume and hand every stop to on_stop until the target has ended
+ * (reaped: the harness reports how). 0, or -errno.
+ */
+int tracer_run(struct bench *b, long options, int resume, tracer_stop_fn on_stop, void *ctx);
+
 #endif

@@ -63,48 +63,23 @@ static int emulate(pid_t pid)
 #endif
 }
 
+static int on_stop(struct bench *b, int status, int *resume, void *ctx)
+{
+	const struct ptrace_variant *v = b->m->variant;
+
+	if (status >> 8 == (SIGTRAP | (PTRACE_EVENT_SECCOMP << 8)))
+		return v->reply == REPLY_EMULATE ? emulate(b->target_pid) : 0;
+	if (WSTOPSIG(status) == (SIGTRAP | 0x80))
+		return 0;		/* PTRACE_SYSCALL's entry or exit: let it run */
+	return WSTOPSIG(status);	/* a real signal: deliver it */
+}
+
 static int supervise(struct bench *b)
 {
 	const struct ptrace_variant *v = b->m->variant;
-	enum __ptrace_request resume = v->trace_syscalls ? PTRACE_SYSCALL : PTRACE_CONT;
-	pid_t pid = b->target_pid;
-	int status, ret;
 
-	if (waitpid(pid, &status, 0) != pid)
-		return -errno;
-	if (!WIFSTOPPED(status)) {
-		harness_target_reaped(b, status);
-		return 0;
-	}
-	if (ptrace(PTRACE_SETOPTIONS, pid, 0,
-		   PTRACE_O_TRACESECCOMP | PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL))
-		return -errno;
-	if (ptrace(resume, pid, 0, 0))
-		return -errno;
-	for (;;) {
-		int sig = 0;
-
-		if (waitpid(pid, &status, 0) != pid) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (WIFEXITED(status) || WIFSIGNALED(status)) {
-			harness_target_reaped(b, status);
-			return 0;
-		}
-		if (status >> 8 == (SIGTRAP | (PTRACE_EVENT_SECCOMP << 8))) {
-			if (v->reply == REPLY_EMULATE) {
-				ret = emulate(pid);
-				if (ret)
-					return ret;
-			}
-		} else if (WSTOPSIG(status) != (SIGTRAP | 0x80)) {
-			sig = WSTOPSIG(status);	/* a real signal: deliver it */
-		}
-		if (ptrace(resume, pid, 0, sig))
-			return -errno;
-	}
+	return tracer_run(b, PTRACE_O_TRACESECCOMP | PTRACE_O_TRACESYSGOOD,
+			  v->trace_syscalls ? PTRACE_SYSCALL : PTRACE_CONT, on_stop, NULL);
 }
 
 /* knotif-trace follows seccomp's ptrace events, not plain syscall stops */

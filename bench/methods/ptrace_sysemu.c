@@ -76,7 +76,7 @@ static int syscall_op(pid_t pid)
 }
 
 /* One syscall stop: answer it, and say how to resume. */
-static int on_syscall_stop(struct bench *b, pid_t pid, enum pass *pass, enum __ptrace_request *resume)
+static int on_syscall_stop(struct bench *b, pid_t pid, enum pass *pass, int *resume)
 {
 	long nr;
 	int op, ret;
@@ -112,51 +112,24 @@ static int on_syscall_stop(struct bench *b, pid_t pid, enum pass *pass, enum __p
 	return -EINVAL;
 }
 #else
-static int on_syscall_stop(struct bench *b, pid_t pid, enum pass *pass, enum __ptrace_request *resume)
+static int on_syscall_stop(struct bench *b, pid_t pid, enum pass *pass, int *resume)
 {
 	return -EOPNOTSUPP;	/* set the registers for this architecture */
 }
 #endif
 
+static int on_stop(struct bench *b, int status, int *resume, void *ctx)
+{
+	if (WSTOPSIG(status) != (SIGTRAP | 0x80))
+		return WSTOPSIG(status);	/* a real signal: deliver it */
+	return on_syscall_stop(b, b->target_pid, ctx, resume);
+}
+
 static int supervise(struct bench *b)
 {
-	enum __ptrace_request resume = PTRACE_SYSEMU;
 	enum pass pass = PASS_NONE;
-	pid_t pid = b->target_pid;
-	int status, ret;
 
-	if (waitpid(pid, &status, 0) != pid)
-		return -errno;
-	if (!WIFSTOPPED(status)) {
-		harness_target_reaped(b, status);
-		return 0;
-	}
-	if (ptrace(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL))
-		return -errno;
-	if (ptrace(resume, pid, 0, 0))
-		return -errno;
-	for (;;) {
-		int sig = 0;
-
-		if (waitpid(pid, &status, 0) != pid) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (WIFEXITED(status) || WIFSIGNALED(status)) {
-			harness_target_reaped(b, status);
-			return 0;
-		}
-		if (WSTOPSIG(status) == (SIGTRAP | 0x80)) {
-			ret = on_syscall_stop(b, pid, &pass, &resume);
-			if (ret)
-				return ret;
-		} else {
-			sig = WSTOPSIG(status);	/* a real signal: deliver it */
-		}
-		if (ptrace(resume, pid, 0, sig))
-			return -errno;
-	}
+	return tracer_run(b, PTRACE_O_TRACESYSGOOD, PTRACE_SYSEMU, on_stop, &pass);
 }
 
 const struct method *const ptrace_sysemu_methods[] = {
@@ -164,10 +137,10 @@ const struct method *const ptrace_sysemu_methods[] = {
 		.name = "ptrace-sysemu/emulate",
 		.kind = KIND_PTRACE,
 		.needs = { FEAT_PTRACE, FEAT_COUNT },
+		.supervise = supervise,		/* the tracer; no filter in the target */
 		.target_setup = target_setup,
 		.call = call_syscall,
 		.check = check_magic,
-		.supervise = supervise,
 	},
 	NULL,
 };
