@@ -35,6 +35,8 @@ static const struct {
 			    "(kernel/patches, CONFIG_SECCOMP_USER_NOTIF_RW)" },
 	[FEAT_PTRACE_LISTENER] = { "ptrace-listener", "PTRACE_SECCOMP_GET_LISTENER (0x42f0) needs the "
 				   "knotif kernel series (kernel/patches)" },
+	[FEAT_NOTIF_RW_BATCH] = { "notif-rw-batch", "batched read()/write() on listeners needs the knotif "
+				  "kernel series (kernel/patches 0007, CONFIG_SECCOMP_USER_NOTIF_RW)" },
 };
 
 const char *feature_name(enum feature f)
@@ -77,6 +79,14 @@ static int listener_probe(enum feature f)
 		if (read(listener, &req, sizeof(req)) >= 0)
 			ret = -EINVAL;	/* nothing is pending: a read cannot succeed */
 		else if (errno != EAGAIN)
+			ret = -errno;
+	} else if (f == FEAT_NOTIF_RW_BATCH) {
+		/* two responses to an id nobody has: the first fails (ENOENT) where batches exist */
+		struct seccomp_notif_rw_resp resp[2] = { { .id = ~0ULL }, { .id = ~0ULL } };
+
+		if (write(listener, resp, sizeof(resp)) >= 0)
+			ret = -EINVAL;
+		else if (errno != ENOENT)
 			ret = -errno;
 	} else if (f == FEAT_ADDFD_SEND) {
 		struct seccomp_notif_addfd addfd = { .id = ~0ULL, .flags = SECCOMP_ADDFD_FLAG_SEND, .srcfd = listener };
@@ -192,6 +202,7 @@ static int probe(enum feature f)
 	case FEAT_WAIT_KILLABLE:
 	case FEAT_SYNC_WAKE_UP:
 	case FEAT_NOTIF_RW:
+	case FEAT_NOTIF_RW_BATCH:
 		ret = action_avail(SECCOMP_RET_USER_NOTIF);
 		return ret ? ret : probe_in_child(f);
 	case FEAT_PTRACE_LISTENER:

@@ -72,11 +72,10 @@ int listener_hung_up(struct sup_thread *t, int fd)
 	return poll(&p, 1, 0) == 1 && (p.revents & POLLHUP);
 }
 
-static int account_send(struct sup_thread *t, struct target_slot *target, int ret)
+int account_reply(struct sup_thread *t, struct target_slot *target, int ret)
 {
 	struct supervisor *s = t->sup;
 
-	t->slot->syscalls++;
 	if (ret == 0) {
 		add(&target->send_ok);
 		if (s->c->listener_death)
@@ -89,6 +88,12 @@ static int account_send(struct sup_thread *t, struct target_slot *target, int re
 		return SERVED;
 	}
 	return stress_fail(s->m, "SECCOMP_IOCTL_NOTIF_SEND: %s", strerror(-ret));
+}
+
+static int account_send(struct sup_thread *t, struct target_slot *target, int ret)
+{
+	t->slot->syscalls++;
+	return account_reply(t, target, ret);
 }
 
 static int reply(struct sup_thread *t, int fd, struct target_slot *target, int64_t val)
@@ -157,6 +162,29 @@ static __attribute__((noreturn)) void die_now(struct supervisor *s)
 	_exit(0);	/* waiting targets get ENOSYS */
 }
 
+struct target_slot *take_notification(struct sup_thread *t, const struct seccomp_notif *req, int64_t *seq)
+{
+	struct supervisor *s = t->sup;
+	uint64_t idx = req->data.args[ARG_IDX];
+	struct target_slot *target;
+
+	t->slot->notifs++;
+	*seq = (int64_t)req->data.args[ARG_SEQ];
+	if (idx >= (uint64_t)s->c->targets || req->data.nr != s->nr) {
+		stress_fail(s->m, "notification for syscall %d from target %llu: not one of ours",
+			    req->data.nr, (unsigned long long)idx);
+		return NULL;
+	}
+	target = &s->m->t[idx];
+	add(&target->recv_ok);
+	return target;
+}
+
+const struct config *supervisor_config(const struct sup_thread *t)
+{
+	return t->sup->c;
+}
+
 int serve_one(struct sup_thread *t, int fd)
 {
 	struct supervisor *s = t->sup;
@@ -177,14 +205,10 @@ int serve_one(struct sup_thread *t, int fd)
 	}
 	if (ret)
 		return stress_fail(s->m, "SECCOMP_IOCTL_NOTIF_RECV: %s", strerror(-ret));
-	t->slot->notifs++;
-	idx = req->data.args[ARG_IDX];
-	seq = (int64_t)req->data.args[ARG_SEQ];
-	if (idx >= (uint64_t)s->c->targets || req->data.nr != s->nr)
-		return stress_fail(s->m, "notification for syscall %d from target %llu: not one of ours",
-				   req->data.nr, (unsigned long long)idx);
-	target = &s->m->t[idx];
-	add(&target->recv_ok);
+	target = take_notification(t, req, &seq);
+	if (!target)
+		return -EPROTO;
+	idx = (uint64_t)(target - s->m->t);
 	if (s->c->listener_death)
 		pthread_rwlock_rdlock(&s->death_lock);
 	if (s->c->toctou)

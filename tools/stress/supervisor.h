@@ -38,6 +38,17 @@ enum {
 
 /* RECV one notification on fd and answer it. Counts every system call in t->slot. */
 int serve_one(struct sup_thread *t, int fd);
+/*
+ * The pieces of serve_one for a strategy that receives and answers in its
+ * own way (rw-batch): check that req is one of ours and count it (its
+ * target, with the request's sequence number in *seq; NULL: the run
+ * failed), and count the reply to it (ret: 0 or the reply's -errno; no
+ * system call is counted). SERVED or -errno.
+ */
+struct target_slot *take_notification(struct sup_thread *t, const struct seccomp_notif *req, int64_t *seq);
+int account_reply(struct sup_thread *t, struct target_slot *target, int ret);
+/* The run's configuration. */
+const struct config *supervisor_config(const struct sup_thread *t);
 /* poll(fd, 0): 1 when the listener hung up (no task uses its filter any more). */
 int listener_hung_up(struct sup_thread *t, int fd);
 /* One wake-up of the strategy that handed it n notifications. */

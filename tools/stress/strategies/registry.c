@@ -14,7 +14,8 @@
 	M(poll)			\
 	M(epoll)		\
 	M(io_uring)		\
-	M(spin)
+	M(spin)			\
+	M(rw_batch)
 
 #define DECLARE(x) extern const struct strategy strategy_##x;
 STRATEGY_FILES(DECLARE)
