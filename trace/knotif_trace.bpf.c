@@ -675,7 +675,11 @@ int BPF_PROG(tp_replied, __u64 filter, __u64 id, pid_t pid, int nr, int error, _
 	if (!target)
 		return 0;
 	st = task_state(target);
-	if (tp_same(st, id))
+	/*
+	 * An ADDFD with FLAG_SEND is traced as addfd, then (kernel/patches
+	 * from issue 10 on) as replied too: the addfd event marked it already.
+	 */
+	if (tp_same(st, id) && !st->replied)
 		mark_replied(st, KT_UNOTIF, flags & NOTIF_FLAG_CONTINUE ? KT_F_CONTINUE : 0);
 	bpf_task_release(target);
 	return 0;
