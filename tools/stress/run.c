@@ -22,6 +22,7 @@
 #include "clock.h"
 #include "fdpass.h"
 #include "notif.h"
+#include "pdeath.h"
 #include "pending.h"
 #include "supervisor.h"
 #include "targets.h"
@@ -235,10 +236,14 @@ static void begin(const struct config *c, struct stress_mem *m, struct run_resul
 
 static int start_spawner(const struct config *c, struct stress_mem *m, struct procs *p, int sv[2])
 {
+	pid_t orchestrator = getpid();
+
 	p->pid[1] = fork();
 	if (p->pid[1] < 0)
 		return -errno;
 	if (p->pid[1] == 0) {
+		if (pdeath_follow(orchestrator))
+			_exit(1);	/* the orchestrator died already: its targets must never start */
 		close(sv[0]);
 		spawner_main(c, m, sv[1]);
 	}
@@ -249,13 +254,17 @@ void run_stress(const struct config *c, struct stress_mem *m, struct run_result 
 {
 	int64_t deadline = now_ns() + (int64_t)c->timeout_s * NSEC_PER_SEC;
 	struct procs p;
+	pid_t orchestrator = getpid();
 	int sv[2], ret;
 
 	begin(c, m, r, &p);
+	m->sh->go_deadline_ns = deadline;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
 		return fail(r, m, "socketpair: %s", strerror(errno));
 	p.pid[0] = fork();
 	if (p.pid[0] == 0) {
+		if (pdeath_follow(orchestrator))
+			_exit(1);
 		close(sv[1]);
 		supervisor_main(c, m, sv[0]);
 	}
@@ -291,6 +300,7 @@ void run_pending(const struct config *c, struct stress_mem *m, struct run_result
 	int sv[2], ret, listener = -1;
 
 	begin(c, m, r, &p);
+	m->sh->go_deadline_ns = deadline;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
 		return fail(r, m, "socketpair: %s", strerror(errno));
 	ret = start_spawner(c, m, &p, sv);

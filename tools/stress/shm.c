@@ -9,8 +9,10 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "stress.h"
 
 int stress_mem_map(struct stress_mem *m, int max_targets, int max_threads, int64_t max_samples)
@@ -102,10 +104,19 @@ int count_fds(void)
 	return n - 1;	/* the directory's own descriptor */
 }
 
-void go_wait(struct stress_mem *m)
+int go_wait(struct stress_mem *m)
 {
-	while (!__atomic_load_n(&m->sh->go, __ATOMIC_ACQUIRE))
-		syscall(SYS_futex, &m->sh->go, FUTEX_WAIT, 0, NULL, NULL, 0);
+	while (!__atomic_load_n(&m->sh->go, __ATOMIC_ACQUIRE)) {
+		int64_t left = m->sh->go_deadline_ns - now_ns();
+		struct timespec slice = { 0, 100000000 };	/* short waits: the deadline is checked often */
+
+		if (left <= 0)
+			return -ETIMEDOUT;
+		if (left < slice.tv_nsec)
+			slice.tv_nsec = (long)left;
+		syscall(SYS_futex, &m->sh->go, FUTEX_WAIT, 0, &slice, NULL, 0);
+	}
+	return 0;
 }
 
 void go_release(struct stress_mem *m)

@@ -97,6 +97,7 @@ struct stress_shared {
 	int32_t sup_fds_before, sup_fds_after;
 	int32_t failed;
 	int64_t go_ns;
+	int64_t go_deadline_ns;		/* past it nobody waits for go any more (the run's --timeout) */
 	int64_t sent_total;		/* --listener-death: replies sent so far */
 	int64_t death_after;
 	int64_t sup_cpu_ns;
@@ -147,8 +148,11 @@ int stress_syscall_nr(const struct config *c);
 /* Open descriptors of the calling process (/proc/self/fd), -errno. */
 int count_fds(void);
 
-/* Futex on a MAP_SHARED word: every process waits for go. */
-void go_wait(struct stress_mem *m);
+/*
+ * Futex on a MAP_SHARED word: every process waits for go, but never past
+ * go_deadline_ns: 0 when released, -ETIMEDOUT when the orchestrator never said go.
+ */
+int go_wait(struct stress_mem *m);
 void go_release(struct stress_mem *m);
 
 const char *topology_name(enum topology t);

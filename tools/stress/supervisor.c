@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <signal.h>
 #include <time.h>
@@ -296,7 +295,6 @@ void supervisor_main(const struct config *c, struct stress_mem *m, int sock)
 	pthread_attr_t attr;
 	int ret, failed = 0;
 
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	ret = pin_to(c->cpus[1]);
 	if (ret)
 		sup_exit(&s, "pinning", ret);
@@ -329,7 +327,8 @@ void supervisor_main(const struct config *c, struct stress_mem *m, int sock)
 	/* from here the threads only wait until go: setup is not charged to the run */
 	s.cpu0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	__atomic_add_fetch(&m->sh->ready, 1, __ATOMIC_ACQ_REL);
-	go_wait(m);
+	if (go_wait(m))
+		sup_exit(&s, "waiting for the start", -ETIMEDOUT);
 	if (c->listener_death && !c->requests)
 		die_midway(&s);
 	for (int i = 0; i < s.nthreads; i++) {

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -22,6 +21,7 @@
 #include "clock.h"
 #include "fdpass.h"
 #include "filter.h"
+#include "pdeath.h"
 #include "targets.h"
 
 struct spawner {
@@ -66,7 +66,8 @@ static int target_loop(struct spawner *sp, int idx)
 	int64_t n = stress_requests_of(sp->c, idx);
 	char path[STRESS_PATH_LEN] = "";
 
-	go_wait(m);
+	if (go_wait(m))
+		return stress_fail(m, "target %d: the start never came (past --timeout)", idx);
 	for (int64_t seq = 0; n ? seq < n : !m->sh->stop; seq++) {
 		int err;
 		long want, ret;
@@ -142,7 +143,8 @@ static int target_setup(struct spawner *sp, int idx)
 
 static __attribute__((noreturn)) void target_process(struct spawner *sp, int idx)
 {
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (pdeath_follow(sp->pid))
+		_exit(1);	/* the spawner is gone (or going): no target may outlive it */
 	if (target_setup(sp, idx))
 		_exit(1);
 	close(sp->sock);
@@ -192,7 +194,8 @@ static void *chaos(void *arg)
 	uint64_t rnd = 0x9e3779b97f4a7c15ULL ^ (uint64_t)now_ns();
 	struct timespec gap = { 0, 20000 };
 
-	go_wait(m);
+	if (go_wait(m))
+		return NULL;
 	while (!sp->chaos_stop) {
 		if (sp->c->signals) {
 			int idx = (int)(xorshift(&rnd) % (uint64_t)sp->c->targets);
@@ -283,7 +286,6 @@ void spawner_main(const struct config *c, struct stress_mem *m, int sock)
 	size_t slots = c->targets > 0 ? (size_t)c->targets : 1;
 	int ret = 0;
 
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	setpgid(0, 0);	/* the orchestrator can end every target at once on a hang */
 	sp.pid = getpid();
 	/* continue: the real answer, taken before any filter (a thread's parent is ours) */
