@@ -31,6 +31,7 @@
 #include <linux/bpf.h>
 
 #include "check.h"
+#include "cli.h"
 #include "clock.h"
 #include "hist.h"
 #include "knotif_git_sha.h"
@@ -143,8 +144,6 @@ static long parse_long(const char *flag, const char *s, long lo, long hi)
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
-	char *end;
-
 	switch (key) {
 	case 'p':
 		opt.pid = (int)parse_long("--pid", arg, 1, INT_MAX);
@@ -167,16 +166,10 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		}
 		break;
 	case 'd':
-		errno = 0;
-		opt.duration_s = strtod(arg, &end);
-		if (errno || end == arg || *end || !(opt.duration_s > 0) || opt.duration_s > 86400 * 365)
-			usage_error("invalid value for --duration: '%s' (expected seconds > 0)", arg);
+		opt.duration_s = cli_seconds("--duration", arg, 0.001, 86400 * 365);
 		break;
 	case 'i':
-		errno = 0;
-		opt.interval_s = strtod(arg, &end);
-		if (errno || end == arg || *end || !(opt.interval_s >= 0.01) || opt.interval_s > 86400)
-			usage_error("invalid value for --interval: '%s' (expected seconds, 0.01..86400)", arg);
+		opt.interval_s = cli_seconds("--interval", arg, 0.01, 86400);
 		break;
 	case 'e':
 		opt.events = arg;
@@ -224,6 +217,10 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	}
 	case OPT_READY_FD:
 		opt.ready_fd = (int)parse_long("--ready-fd", arg, 0, INT_MAX);
+		if (fcntl(opt.ready_fd, F_GETFL) < 0)
+			usage_error("invalid value for --ready-fd: '%s' (not an open descriptor)", arg);
+		if ((fcntl(opt.ready_fd, F_GETFL) & O_ACCMODE) == O_RDONLY)
+			usage_error("invalid value for --ready-fd: '%s' (open for reading only)", arg);
 		break;
 	case ARGP_KEY_ARG:
 		opt.command = &state->argv[state->next - 1];
@@ -580,6 +577,58 @@ static void print_interval(const struct knotif_trace_bpf *skel, FILE *out, struc
 	memcpy(prev, now, sizeof(*prev));
 }
 
+/*
+ * argp and getopt print their complaints as two lines, prefixed with argv[0]
+ * as typed; every knotif tool says one line. While parsing, stderr is a
+ * memory stream; when argp (or a usage_error of ours) exits, its first line
+ * is said again as ours.
+ */
+static FILE *real_stderr;
+static char *parse_msg;
+static size_t parse_msg_len;
+
+static void say_parse_error(void)
+{
+	size_t ours = strlen(knotif_prog);
+	char *line, *colon;
+
+	if (!real_stderr)
+		return;
+	fclose(stderr);
+	stderr = real_stderr;
+	real_stderr = NULL;
+	line = parse_msg ? strtok(parse_msg, "\n") : NULL;
+	if (!line)
+		return;	/* --help, --usage, --version: nothing went wrong */
+	if (!strncmp(line, knotif_prog, ours) && line[ours] == ':') {
+		fprintf(stderr, "%s\n", line);	/* a usage_error of ours: already one line */
+		return;
+	}
+	colon = strstr(line, ": ");
+	fprintf(stderr, "%s: %s%s\n", knotif_prog, colon ? colon + 2 : line,
+		strstr(line, "--help") ? "" : " (see --help)");
+}
+
+static int parse_options(const struct argp *argp, int argc, char **argv)
+{
+	FILE *capture = open_memstream(&parse_msg, &parse_msg_len);
+	int err;
+
+	if (capture) {
+		real_stderr = stderr;
+		stderr = capture;
+		atexit(say_parse_error);
+	}
+	err = argp_parse(argp, argc, argv, 0, NULL, NULL);
+	if (real_stderr) {
+		fclose(stderr);
+		stderr = real_stderr;
+		real_stderr = NULL;
+	}
+	free(parse_msg);
+	return err;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct argp argp = { options, parse_arg, NULL, doc, NULL, NULL, NULL };
@@ -595,17 +644,19 @@ int main(int argc, char **argv)
 
 	knotif_prog = "knotif-trace";
 	argp_err_exit_status = EXIT_USAGE;	/* argp's own usage errors exit 2 too */
-	err = argp_parse(&argp, argc, argv, 0, NULL, NULL);
+	err = parse_options(&argp, argc, argv);
 	if (err)
 		usage_error("bad arguments (see --help)");
+	if (opt.pid && kill(opt.pid, 0) && errno == ESRCH)
+		usage_error("invalid value for --pid: '%d' (no such process)", opt.pid);
 	libbpf_set_print(libbpf_print);
-	/* output paths are checked before anything is traced */
+	/* output paths are checked before anything is traced: one we cannot write is bad usage */
 	if (opt.summary && !(summary_file = fopen(opt.summary, "w")))
-		die("cannot write %s: %s", opt.summary, strerror(errno));
+		usage_error("cannot write --summary=%s: %s", opt.summary, strerror(errno));
 	if (opt.events) {
 		rep.stream = strcmp(opt.events, "-") ? fopen(opt.events, "w") : stdout;
 		if (!rep.stream)
-			die("cannot write %s: %s", opt.events, strerror(errno));
+			usage_error("cannot write --events=%s: %s", opt.events, strerror(errno));
 		if (rep.stream == stdout)
 			out = stderr;	/* the stream owns stdout; the summary goes aside */
 		rep.format = opt.format;
@@ -653,11 +704,6 @@ int main(int argc, char **argv)
 				"(run with -v for the verifier's log)\n", knotif_prog, source_key[source],
 				strerror(err));
 		err = EXIT_UNSUPPORTED;
-		goto cleanup;
-	}
-	if (opt.pid && kill(opt.pid, 0) && errno == ESRCH) {
-		fprintf(stderr, "%s: --pid %d: no such process\n", knotif_prog, opt.pid);
-		err = 1;
 		goto cleanup;
 	}
 	err = knotif_trace_bpf__attach(skel);

@@ -19,8 +19,8 @@ expect 2 "unrecognized option" "$kt" --no-such-flag
 expect 2 "invalid value for --kinds" "$kt" --kinds=ptrace
 expect 2 "invalid value for --interval" "$kt" -i 0
 expect 2 "invalid value for --only-probes" "$kt" --only-probes=sys_enter
-expect 1 "cannot write /nonexistent/s.json" "$kt" -j /nonexistent/s.json -d 0.1
-expect 1 "cannot write /nonexistent/e.csv" "$kt" -e /nonexistent/e.csv -d 0.1
+expect 2 "cannot write --summary=/nonexistent/s.json" "$kt" -j /nonexistent/s.json -d 0.1
+expect 2 "cannot write --events=/nonexistent/e.csv" "$kt" -e /nonexistent/e.csv -d 0.1
 [ "$(id -u)" = 0 ] || { echo "SKIP: the rest needs root (loading BPF programs)"; exit 77; }
 
 if [ -d /sys/kernel/tracing/events/seccomp ]; then
@@ -43,7 +43,7 @@ case $got in
    echo "ok: $(printf '%s\n' "$out" | head -1)" ;;
 *) fail "--source=fentry exited $got: $out" ;;
 esac
-expect 1 "no such process" "$kt" -q -p 2147483647 -d 0.2
+expect 2 "no such process" "$kt" -q -p 2147483647 -d 0.2
 if command -v setpriv >/dev/null; then
 	expect 3 "unsupported: loading BPF programs needs root" \
 		setpriv --reuid=65534 --regid=65534 --clear-groups "$kt" -q -s sched -d 0.2
