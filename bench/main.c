@@ -88,6 +88,7 @@ static void parse_placements(struct options *o, const char *list)
 
 	if (!copy)
 		die("out of memory");
+	cli_list_check("--placement", list);
 	memset(o->placements, 0, sizeof(o->placements));
 	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		enum placement p;
@@ -448,10 +449,11 @@ int main(int argc, char **argv)
 			MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (b.shared == MAP_FAILED)
 		die("mmap of %zu bytes for samples: %s", shared_len, strerror(errno));
+	gb_output_prepare(&o.output);
 	if (o.samples_out) {
 		samples_out = fopen(o.samples_out, "w");
 		if (!samples_out)
-			die("cannot write %s: %s", o.samples_out, strerror(errno));
+			usage_error("cannot write --samples_out=%s: %s", o.samples_out, strerror(errno));
 		fputs("name,repetition,index,ns\n", samples_out);
 	}
 	if (!sysinfo_clock_in_vdso())

@@ -48,6 +48,14 @@ enum out_format cli_format(const char *flag, const char *s)
 	usage_error("invalid value for %s: '%s' (expected console, json or csv)", flag, s);
 }
 
+void cli_list_check(const char *flag, const char *list)
+{
+	size_t n = strlen(list);
+
+	if (strspn(list, ",") < n && (list[0] == ',' || list[n - 1] == ',' || strstr(list, ",,")))
+		usage_error("invalid value for %s: '%s' (an empty item in the list)", flag, list);
+}
+
 bool cli_bool(const char *flag, const char *s)
 {
 	if (!s || !strcmp(s, "true") || !strcmp(s, "1"))

@@ -17,6 +17,8 @@ int64_t cli_int(const char *flag, const char *s, int64_t lo, int64_t hi);
 double cli_seconds(const char *flag, const char *s, double lo, double hi);
 /* console | json | csv */
 enum out_format cli_format(const char *flag, const char *s);
+/* A comma-separated list has no empty item ("a,,b", ",a", "a,"): else a usage error ("" and "," are the caller's to judge). */
+void cli_list_check(const char *flag, const char *list);
 /* absent (a bare flag), true, 1, false, 0 */
 bool cli_bool(const char *flag, const char *s);
 

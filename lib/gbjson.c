@@ -3,9 +3,11 @@
 #include "stats.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -271,18 +273,37 @@ static int write_one(FILE *out, enum out_format fmt, json_t *context, json_t *be
 	}
 }
 
+void gb_output_prepare(struct gb_output *o)
+{
+	int fd;
+
+	if (!o->out || o->out_file)
+		return;
+	/* no O_TRUNC: an earlier file survives a run that fails before its results exist */
+	fd = open(o->out, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+	if (fd < 0)
+		usage_error("cannot write --benchmark_out=%s: %s", o->out, strerror(errno));
+	o->out_file = fdopen(fd, "w");
+	if (!o->out_file)
+		die("fdopen: %s", strerror(errno));
+}
+
 void gb_output_write(const struct gb_output *o, json_t *context, json_t *benchmarks,
 		     void (*console)(FILE *out, const void *arg), const void *arg)
 {
+	struct gb_output prepared = *o;
+	struct stat st;
 	FILE *f;
 
 	if (write_one(stdout, o->format, context, benchmarks, console, arg))
 		die("writing results to stdout failed");
 	if (!o->out)
 		return;
-	f = fopen(o->out, "w");
-	if (!f)
-		die("cannot write %s: %s", o->out, strerror(errno));
+	gb_output_prepare(&prepared);
+	f = prepared.out_file;
+	/* a regular file may hold an older result: replace it (a pipe or device has nothing to cut) */
+	if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) && ftruncate(fileno(f), 0))
+		die("truncating %s: %s", o->out, strerror(errno));
 	if (write_one(f, o->out_format, context, benchmarks, console, arg) || fclose(f))
 		die("writing %s failed", o->out);
 }

@@ -60,6 +60,7 @@ struct gb_output {
 	enum out_format format;
 	const char *out;
 	enum out_format out_format;
+	FILE *out_file;		/* opened by gb_output_prepare(), before the first measurement */
 };
 enum { GB_OPT_FORMAT = 0x4000, GB_OPT_OUT, GB_OPT_OUT_FORMAT };
 #define GB_OUTPUT_LONGOPTS                                                          \
@@ -70,6 +71,12 @@ enum { GB_OPT_FORMAT = 0x4000, GB_OPT_OUT, GB_OPT_OUT_FORMAT };
 
 /* true if c was one of the output flags (then taken into o) */
 bool gb_output_option(struct gb_output *o, int c, const char *arg);
+/*
+ * After parsing, before the first measurement: opens --benchmark_out (created,
+ * not yet truncated) so that a path we cannot write is a usage error (exit 2)
+ * now, not a lost run at the end.
+ */
+void gb_output_prepare(struct gb_output *o);
 /*
  * Writes stdout, then the file: JSON and CSV from context and benchmarks,
  * the console table by console(out, arg). A failed write ends the program.

@@ -28,4 +28,11 @@ expect_usage "needs a value" --samples
 expect_usage "unexpected argument 'extra'" extra
 expect_usage "invalid value for --counters: 'bogus' (expected procfs or perf)" --counters=bogus
 expect_usage "invalid value for --benchmark_list_tests: 'maybe'" --benchmark_list_tests=maybe
+expect_usage "invalid value for --placement: 'same,,' (an empty item in the list)" --placement=same,,
+# outputs are checked before the first benchmark, not after the run
+expect_usage "cannot write --benchmark_out=/nonexistent-knotif/run.json: No such file or directory" \
+	--benchmark_out=/nonexistent-knotif/run.json
+expect_usage "cannot write --benchmark_out=/: Is a directory" --benchmark_out=/
+expect_usage "cannot write --samples_out=/nonexistent-knotif/s.csv: No such file or directory" \
+	--samples_out=/nonexistent-knotif/s.csv
 echo "ok: every bad flag exits 2 with one line"

@@ -14,6 +14,8 @@ grep -qx 'unotif/sync/addfd/placement:same' "$tmp/list" || fail "name scheme: $(
 diff <(cat "$tmp/same"; sed 's/placement:same$/placement:cross/' "$tmp/same") "$tmp/default" >/dev/null ||
 	fail "default suite is not every method at same and cross: $(cat "$tmp/default")"
 
+# an older, longer file there is replaced whole (the file is opened before the run, not truncated then)
+head -c 200000 /dev/zero | tr '\0' x >"$tmp/run.json"
 "$KNOTIF_BENCH" --samples=300 --benchmark_repetitions=3 --benchmark_filter="$filter" --placement=same \
 	--benchmark_out="$tmp/run.json" --samples_out="$tmp/samples.csv" >"$tmp/console" 2>"$tmp/err" ||
 	fail "console run exited $?: $(cat "$tmp/err")"

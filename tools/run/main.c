@@ -79,6 +79,7 @@ static void parse_syscalls(struct options *o, const char *list)
 
 	if (!copy)
 		die("out of memory");
+	cli_list_check("--syscalls", list);
 	o->nwatched = 0;
 	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		const struct syscall_args *sc = syscall_args_by_name(tok);
@@ -272,7 +273,7 @@ int main(int argc, char **argv)
 	if (o.log_path) {
 		s.log = fopen(o.log_path, "we");
 		if (!s.log)
-			die("%s: %s", o.log_path, strerror(errno));
+			usage_error("cannot write --log=%s: %s", o.log_path, strerror(errno));
 	}
 	if (s.log)
 		setvbuf(s.log, NULL, _IOLBF, 0);	/* whole lines, in order with the command's output */

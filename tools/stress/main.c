@@ -31,7 +31,7 @@ struct options {
 	bool topo[TOPO_COUNT], strat[STRATEGY_MAX], placement[PLACEMENT_COUNT], wake[2];
 	struct config base;
 	int64_t requests_total;
-	bool duration_given, requests_given;
+	bool duration_given, requests_given, requests_total_given;
 	int reps;
 	struct gb_output output;
 };
@@ -118,6 +118,7 @@ static void parse_set(const char *flag, const char *list, const char *const *cho
 
 	if (!copy)
 		die("out of memory");
+	cli_list_check(flag, list);
 	memset(set, 0, (size_t)n * sizeof(bool));
 	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		int i;
@@ -140,6 +141,7 @@ static int parse_ints(const char *flag, const char *list, int *out, int64_t lo, 
 
 	if (!copy)
 		die("out of memory");
+	cli_list_check(flag, list);
 	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (n == MAX_LIST)
 			usage_error("%s takes at most %d values", flag, MAX_LIST);
@@ -251,7 +253,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 			break;
 		case OPT_REQUESTS_TOTAL:
 			o->requests_total = cli_int("--requests-total", optarg, 1, 1000000000);
-			o->requests_given = true;
+			o->requests_total_given = true;
 			break;
 		case OPT_DURATION:
 			o->base.duration_s = cli_seconds("--duration", optarg, 0.001, 86400);
@@ -290,8 +292,10 @@ static void parse_args(struct options *o, int argc, char **argv)
 		}
 	}
 	cli_no_operands(argc, argv);
-	if (o->duration_given && o->requests_given)
-		usage_error("--duration and --requests exclude each other");
+	if (o->duration_given && (o->requests_given || o->requests_total_given))
+		usage_error("--duration and --requests%s exclude each other", o->requests_given ? "" : "-total");
+	if (o->requests_given && o->requests_total_given)
+		usage_error("--requests and --requests-total exclude each other");
 	if (o->duration_given)
 		o->base.requests = 0;
 	if (o->base.kill && o->base.kind == TARGETS_THREADS)
@@ -491,6 +495,7 @@ int main(int argc, char **argv)
 			max_targets = runs[i].targets;
 	}
 	raise_nofile(max_targets);
+	gb_output_prepare(&o.output);
 	max_threads = max_targets + 1;
 	for (int i = 0; i < o.nthreads; i++)
 		if (o.threads[i] + 1 > max_threads)

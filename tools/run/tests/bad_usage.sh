@@ -23,6 +23,10 @@ expect_usage "invalid value for --format: 'xml' (expected text or json)" --forma
 expect_usage "--quiet and --log exclude each other" --quiet --log=/dev/null -- touch "$TMP/ran"
 expect_usage "option '--log' needs a value (see --help)" --log
 expect_usage "no command to run (see --help)" --summary
+expect_usage "cannot write --log=/nonexistent-knotif/log: No such file or directory" \
+	--log=/nonexistent-knotif/log -- touch "$TMP/ran"
+expect_usage "invalid value for --syscalls: 'openat,,execve' (an empty item in the list)" \
+	--syscalls=openat,,execve -- touch "$TMP/ran"
 
 # options after the command belong to the command
 "$RUN" --quiet -- sh -c 'exit 3' --bogus

@@ -28,6 +28,13 @@ expect_usage "--duration and --requests exclude each other" "$S" --duration=1 --
 expect_usage "--kill needs --target-kind=processes" "$S" --kill --target-kind=threads
 expect_usage "--pending runs alone" "$S" --pending=10 --signals
 expect_usage "unknown option '--bogus'" "$S" --bogus
+expect_usage "invalid value for --targets: '1,,2' (an empty item in the list)" "$S" --targets=1,,2
+expect_usage "invalid value for --placement: 'same,,' (an empty item in the list)" "$S" --placement=same,,
+expect_usage "--requests and --requests-total exclude each other" "$S" --requests=5 --requests-total=50
+expect_usage "--duration and --requests-total exclude each other" "$S" --duration=1 --requests-total=50
+# outputs are checked before the first run, not after it
+expect_usage "cannot write --benchmark_out=/nonexistent-knotif/run.json: No such file or directory" \
+	"$S" --benchmark_out=/nonexistent-knotif/run.json --requests=100000
 expect_usage "needs a value" "$S" --targets
 expect_usage "unexpected argument 'extra'" "$S" extra
 # more listeners than descriptors allow: exit 2, naming the limit
