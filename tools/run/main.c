@@ -24,6 +24,7 @@
 #include "check.h"
 #include "cli.h"
 #include "clock.h"
+#include "descendants.h"
 #include "fdpass.h"
 #include "filter.h"
 #include "kernel_features.h"
@@ -182,34 +183,19 @@ static void run_child(const struct options *o, int sock, const sigset_t *mask)
 	die_code(126, "%s: %s", o->command[0], strerror(err));
 }
 
-/* a pidfd of the command: unlike its pid, it can never name a reused pid */
-static volatile sig_atomic_t forward_to = -1;
-
-static void forward_signal(int sig)
-{
-	int saved = errno;
-
-	if (forward_to >= 0)
-		syscall(SYS_pidfd_send_signal, (int)forward_to, sig, NULL, 0);
-	errno = saved;
-}
-
 /*
  * A terminal's ^C and ^\ reach the whole foreground process group, the
  * command included: we ignore them and keep serving until it is gone.
- * Signals sent to us alone (kill, a CI job's timeout) are passed on.
+ * Signals sent to us alone (kill, a CI job's timeout) arrive on the
+ * signalfd and are passed on by supervise(). A log reader that goes away
+ * is a write error to report, not a SIGPIPE that kills us silently (141)
+ * and leaves the command's trapped calls failing with ENOSYS.
  */
-static void handle_signals(int child_pidfd)
+static void ignore_signals(void)
 {
-	struct sigaction sa = { .sa_handler = forward_signal };
-	static const int forwarded[] = { SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
-
-	forward_to = child_pidfd;
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
-		sigaction(forwarded[i], &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
 }
 
 static void print_summary(const struct supervisor *s, const struct options *o, FILE *out)
@@ -261,7 +247,8 @@ int main(int argc, char **argv)
 	struct options o = { .format = LOG_TEXT };
 	struct supervisor s = { .listener = -1 };
 	char why[256];
-	sigset_t sigchld, old_mask;
+	static const int passed_on[] = { SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
+	sigset_t handled, old_mask;
 	int sock[2], pidfd, ret;
 	pid_t child;
 
@@ -288,11 +275,13 @@ int main(int argc, char **argv)
 	 * read, and we reap them as a container's init would.
 	 */
 	check_sys(prctl(PR_SET_CHILD_SUBREAPER, 1), "PR_SET_CHILD_SUBREAPER");
-	sigemptyset(&sigchld);
-	sigaddset(&sigchld, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &sigchld, &old_mask);	/* pending until signalfd reads it */
-	s.sigchld_fd = signalfd(-1, &sigchld, SFD_CLOEXEC | SFD_NONBLOCK);
-	check_sys(s.sigchld_fd, "signalfd");
+	sigemptyset(&handled);
+	sigaddset(&handled, SIGCHLD);
+	for (size_t i = 0; i < sizeof(passed_on) / sizeof(passed_on[0]); i++)
+		sigaddset(&handled, passed_on[i]);
+	sigprocmask(SIG_BLOCK, &handled, &old_mask);	/* pending until signalfd reads them */
+	s.signal_fd = signalfd(-1, &handled, SFD_CLOEXEC | SFD_NONBLOCK);
+	check_sys(s.signal_fd, "signalfd");
 	s.t0_ns = now_ns();
 	child = fork();
 	check_sys(child, "fork");
@@ -305,7 +294,8 @@ int main(int argc, char **argv)
 	pidfd = (int)syscall(SYS_pidfd_open, child, 0);
 	if (pidfd < 0)
 		die("pidfd_open: %s (needs Linux 5.3)", strerror(errno));
-	handle_signals(pidfd);
+	s.child_pidfd = pidfd;
+	ignore_signals();
 	s.listener = fd_recv(sock[0]);
 	close(sock[0]);
 	if (s.listener < 0) {
@@ -318,9 +308,12 @@ int main(int argc, char **argv)
 	if (ret) {
 		/* the command cannot go on unsupervised: its trapped calls would fail */
 		syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
-		die("serving the listener: %s", strerror(-ret));
+		kill_descendants(getpid());
+		if (s.log_error)
+			die("writing the log to %s: %s; the command was killed", o.log_path ? o.log_path : "stderr",
+			    strerror(-s.log_error));
+		die("serving the listener: %s; the command was killed", strerror(-ret));
 	}
-	forward_to = -1;
 	if (o.summary)
 		print_summary(&s, &o, s.log ? s.log : stderr);
 	if (s.log && fflush(s.log))

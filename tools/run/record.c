@@ -290,7 +290,11 @@ static int write_text(const struct record *r, FILE *out)
 		text_arg(&l, r, i);
 	}
 	line_add(&l, ")\n");
-	return fwrite(l.buf, 1, l.len, out) == l.len ? 0 : -EIO;
+	errno = 0;
+	/* a line-buffered stream can count a line as written whose write() failed: ask ferror() too */
+	if (fwrite(l.buf, 1, l.len, out) != l.len || fflush(out) || ferror(out))
+		return errno ? -errno : -EIO;
+	return 0;
 }
 
 /* ---- JSON lines ---- */
@@ -357,10 +361,11 @@ static int write_json(const struct record *r, FILE *out)
 		json_object_set_new(obj, "truncated", truncated);
 	else
 		json_decref(truncated);
+	errno = 0;
 	ret = json_dumpf(obj, out, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(obj);
-	if (ret || fputc('\n', out) == EOF)
-		return -EIO;
+	if (ret || fputc('\n', out) == EOF || fflush(out) || ferror(out))
+		return errno ? -errno : -EIO;
 	return 0;
 }
 

@@ -3,12 +3,15 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/signalfd.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "clock.h"
+#include "descendants.h"
 #include "notif.h"
 
 static int watched_index(const struct supervisor *s, int nr)
@@ -47,12 +50,45 @@ static void reap_children(struct supervisor *s, bool wait_main)
 			main_process_reaped(s, pid, status);
 }
 
-static void drain_sigchld(int sigfd)
+/*
+ * A signal for the command: to its main process while it lives; once that
+ * has exited, to whatever of its tree still runs (they hold the filter, and
+ * we would otherwise wait for them however long they take).
+ */
+static void pass_on(struct supervisor *s, int sig)
+{
+	if (s->child) {
+		syscall(SYS_pidfd_send_signal, s->child_pidfd, sig, NULL, 0);
+		return;
+	}
+	signal_descendants(getpid(), sig);
+	if (!s->kill_at_ns)
+		s->kill_at_ns = now_ns() + SUPERVISE_GRACE_NS;
+}
+
+/* SIGCHLD: reap; the others: pass on (after reaping: is the main process still there?) */
+static void read_signals(struct supervisor *s)
 {
 	struct signalfd_siginfo si[8];
+	ssize_t n;
 
-	while (read(sigfd, si, sizeof(si)) > 0)
-		;
+	while ((n = read(s->signal_fd, si, sizeof(si))) > 0) {
+		reap_children(s, false);
+		for (size_t i = 0; i < (size_t)n / sizeof(si[0]); i++)
+			if (si[i].ssi_signo != SIGCHLD)
+				pass_on(s, (int)si[i].ssi_signo);
+	}
+	reap_children(s, false);
+}
+
+static int poll_timeout_ms(const struct supervisor *s)
+{
+	int64_t left;
+
+	if (!s->kill_at_ns)
+		return -1;
+	left = (s->kill_at_ns - now_ns()) / 1000000;
+	return left < 0 ? 0 : left > 1000 ? 1000 : (int)left;
 }
 
 /*
@@ -74,8 +110,11 @@ static int serve_one(struct supervisor *s, struct notif_buf *nb, struct record *
 		}
 		if (ret)
 			return ret;
-		if (record_write(rec, s->format, s->log))
-			return -EIO;
+		ret = record_write(rec, s->format, s->log);
+		if (ret) {
+			s->log_error = ret;
+			return ret;
+		}
 	}
 	if (i >= 0)
 		s->count[i]++;
@@ -101,18 +140,22 @@ int supervise(struct supervisor *s)
 		return -ENOMEM;
 	}
 	fds[0] = (struct pollfd){ .fd = s->listener, .events = POLLIN };
-	fds[1] = (struct pollfd){ .fd = s->sigchld_fd, .events = POLLIN };
+	fds[1] = (struct pollfd){ .fd = s->signal_fd, .events = POLLIN };
 	for (;;) {
-		if (poll(fds, 2, -1) < 0) {
+		int ready = poll(fds, 2, poll_timeout_ms(s));
+
+		if (ready < 0) {
 			if (errno == EINTR)
-				continue;	/* a signal we forwarded */
+				continue;
 			ret = -errno;
 			break;
 		}
-		if (fds[1].revents) {
-			drain_sigchld(s->sigchld_fd);
-			reap_children(s, false);
+		if (s->kill_at_ns && now_ns() >= s->kill_at_ns) {
+			kill_descendants(getpid());	/* the grace after a passed-on signal is over */
+			s->kill_at_ns = 0;
 		}
+		if (fds[1].revents)
+			read_signals(s);
 		if (fds[0].revents & POLLIN) {
 			ret = notif_recv(s->listener, &nb);
 			/* readiness does not promise a notification: both are normal */
