@@ -7,6 +7,8 @@
 #include <jansson.h>
 #include <netinet/in.h>
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -75,49 +77,6 @@ static int take_argv(struct record *r, struct target_mem *m, int i)
 	return 0;
 }
 
-static void render_sockaddr(struct record *r, int i, const struct sockaddr_storage *ss, size_t len)
-{
-	size_t room;
-	char *buf = arena_reserve(r, &room);
-	char ip[INET6_ADDRSTRLEN];
-	int n;
-
-	if (!buf || len < sizeof(sa_family_t))
-		return;
-	if (ss->ss_family == AF_INET && len >= sizeof(struct sockaddr_in)) {
-		const struct sockaddr_in *in = (const void *)ss;
-
-		inet_ntop(AF_INET, &in->sin_addr, ip, sizeof(ip));
-		n = snprintf(buf, room, "inet %s:%u", ip, ntohs(in->sin_port));
-	} else if (ss->ss_family == AF_INET6 && len >= sizeof(struct sockaddr_in6)) {
-		const struct sockaddr_in6 *in6 = (const void *)ss;
-
-		inet_ntop(AF_INET6, &in6->sin6_addr, ip, sizeof(ip));
-		n = snprintf(buf, room, "inet6 [%s]:%u", ip, ntohs(in6->sin6_port));
-	} else if (ss->ss_family == AF_UNIX) {
-		const struct sockaddr_un *un = (const void *)ss;
-		size_t plen = len - offsetof(struct sockaddr_un, sun_path);
-
-		if (plen == 0)
-			n = snprintf(buf, room, "unix (unnamed)");
-		else if (un->sun_path[0] == '\0')	/* abstract: not NUL-terminated */
-			n = snprintf(buf, room, "unix @%.*s", (int)plen - 1, un->sun_path + 1);
-		else
-			n = snprintf(buf, room, "unix %.*s", (int)strnlen(un->sun_path, plen),
-				     un->sun_path);
-	} else {
-		n = snprintf(buf, room, "family %u", (unsigned int)ss->ss_family);
-	}
-	if (n < 0)
-		return;
-	if ((size_t)n >= room) {
-		r->arg[i].truncated = 1;
-		n = (int)room - 1;
-	}
-	r->arg[i].str = buf;
-	r->used += (size_t)n + 1;
-}
-
 static int take_sockaddr(struct record *r, struct target_mem *m, int i)
 {
 	struct sockaddr_storage ss;
@@ -132,7 +91,10 @@ static int take_sockaddr(struct record *r, struct target_mem *m, int i)
 	n = target_mem_read(m, r->raw[i], &ss, (size_t)len);
 	if (n < 0)
 		return n == -ENOENT ? n : 0;
-	render_sockaddr(r, i, &ss, (size_t)n);
+	if ((size_t)n >= sizeof(sa_family_t)) {
+		r->sa = ss;
+		r->sa_len = (size_t)n;
+	}
 	return 0;
 }
 
@@ -154,6 +116,7 @@ int record_take(struct record *r, int listener, const struct seccomp_notif *req,
 	r->pid = (pid_t)req->pid;
 	r->sc = sc;
 	r->used = 0;
+	r->sa_len = 0;
 	memset(r->arg, 0, sizeof(r->arg));
 	memcpy(r->raw, req->data.args, sizeof(r->raw));
 	if (!needs_memory(sc))
@@ -204,11 +167,11 @@ static void line_add(struct line *l, const char *fmt, ...)
 		l->len += (size_t)n < sizeof(l->buf) - l->len ? (size_t)n : sizeof(l->buf) - l->len - 1;
 }
 
-/* C-style quoting: a path may hold any byte but NUL */
-static void line_quote(struct line *l, const char *s, int truncated)
+/* C-style quoting of n bytes (an abstract socket name may even hold NULs) */
+static void line_quote_n(struct line *l, const char *s, size_t n, int truncated)
 {
 	line_add(l, "\"");
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+	for (const unsigned char *p = (const unsigned char *)s; p < (const unsigned char *)s + n; p++) {
 		if (*p == '"' || *p == '\\')
 			line_add(l, "\\%c", *p);
 		else if (*p == '\n')
@@ -221,6 +184,62 @@ static void line_quote(struct line *l, const char *s, int truncated)
 			line_add(l, "%c", *p);
 	}
 	line_add(l, truncated ? "\"..." : "\"");
+}
+
+/* a path may hold any byte but NUL */
+static void line_quote(struct line *l, const char *s, int truncated)
+{
+	line_quote_n(l, s, strlen(s), truncated);
+}
+
+/* AF_UNIX: the path's bytes (or the abstract name's, after its leading NUL); n 0 when unnamed */
+static const char *unix_name(const struct record *r, size_t *n, bool *abstract)
+{
+	const struct sockaddr_un *un = (const void *)&r->sa;
+	size_t plen = r->sa_len > offsetof(struct sockaddr_un, sun_path) ?
+		      r->sa_len - offsetof(struct sockaddr_un, sun_path) : 0;
+
+	*abstract = plen && un->sun_path[0] == '\0';
+	if (*abstract) {
+		*n = plen - 1;
+		return un->sun_path + 1;
+	}
+	*n = strnlen(un->sun_path, plen);
+	return un->sun_path;
+}
+
+static void text_sockaddr(struct line *l, const struct record *r)
+{
+	char ip[INET6_ADDRSTRLEN];
+	bool abstract;
+	size_t n;
+	const char *name;
+
+	switch (r->sa.ss_family) {
+	case AF_INET:
+		if (r->sa_len < sizeof(struct sockaddr_in))
+			break;
+		inet_ntop(AF_INET, &((const struct sockaddr_in *)&r->sa)->sin_addr, ip, sizeof(ip));
+		line_add(l, "{inet %s:%u}", ip, ntohs(((const struct sockaddr_in *)&r->sa)->sin_port));
+		return;
+	case AF_INET6:
+		if (r->sa_len < sizeof(struct sockaddr_in6))
+			break;
+		inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)&r->sa)->sin6_addr, ip, sizeof(ip));
+		line_add(l, "{inet6 [%s]:%u}", ip, ntohs(((const struct sockaddr_in6 *)&r->sa)->sin6_port));
+		return;
+	case AF_UNIX:
+		name = unix_name(r, &n, &abstract);
+		if (!n && !abstract) {
+			line_add(l, "{unix (unnamed)}");
+			return;
+		}
+		line_add(l, abstract ? "{unix @" : "{unix ");
+		line_quote_n(l, name, n, 0);
+		line_add(l, "}");
+		return;
+	}
+	line_add(l, "{family %u}", (unsigned int)r->sa.ss_family);
 }
 
 static void text_arg(struct line *l, const struct record *r, int i)
@@ -255,8 +274,8 @@ static void text_arg(struct line *l, const struct record *r, int i)
 			line_add(l, v ? "%#llx" : "NULL", (unsigned long long)v);
 		break;
 	case ARG_SOCKADDR:
-		if (r->arg[i].str)
-			line_add(l, "{%s}", r->arg[i].str);
+		if (r->sa_len)
+			text_sockaddr(l, r);
 		else
 			line_add(l, v ? "%#llx" : "NULL", (unsigned long long)v);
 		break;
@@ -299,18 +318,61 @@ static int write_text(const struct record *r, FILE *out)
 
 /* ---- JSON lines ---- */
 
-/* jansson takes UTF-8 only; other bytes are written escaped, as in the text form */
-static json_t *json_path(const char *s)
+/* valid UTF-8 as a JSON string (embedded NULs as \u0000); anything else as {"hex": "..."} */
+static json_t *json_bytes(const char *s, size_t n)
 {
-	json_t *j = json_string(s);
-	struct line esc;
+	static const char digits[] = "0123456789abcdef";
+	json_t *j = json_stringn(s, n);
+	char *hex;
 
 	if (j)
 		return j;
-	esc.len = 0;
-	line_quote(&esc, s, 0);
-	esc.buf[esc.len - 1] = '\0';	/* drop the closing quote */
-	return json_string(esc.buf + 1);
+	hex = malloc(2 * n + 1);
+	if (!hex)
+		return json_null();
+	for (size_t i = 0; i < n; i++) {
+		hex[2 * i] = digits[(unsigned char)s[i] >> 4];
+		hex[2 * i + 1] = digits[(unsigned char)s[i] & 15];
+	}
+	hex[2 * n] = '\0';
+	j = json_pack("{s:s}", "hex", hex);
+	free(hex);
+	return j;
+}
+
+static json_t *json_path(const char *s)
+{
+	return json_bytes(s, strlen(s));
+}
+
+static json_t *json_sockaddr(const struct record *r)
+{
+	char ip[INET6_ADDRSTRLEN];
+	bool abstract;
+	size_t n;
+	const char *name;
+
+	switch (r->sa.ss_family) {
+	case AF_INET:
+		if (r->sa_len < sizeof(struct sockaddr_in))
+			break;
+		inet_ntop(AF_INET, &((const struct sockaddr_in *)&r->sa)->sin_addr, ip, sizeof(ip));
+		return json_pack("{s:s,s:s,s:i}", "family", "inet", "addr", ip,
+				 "port", ntohs(((const struct sockaddr_in *)&r->sa)->sin_port));
+	case AF_INET6:
+		if (r->sa_len < sizeof(struct sockaddr_in6))
+			break;
+		inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)&r->sa)->sin6_addr, ip, sizeof(ip));
+		return json_pack("{s:s,s:s,s:i}", "family", "inet6", "addr", ip,
+				 "port", ntohs(((const struct sockaddr_in6 *)&r->sa)->sin6_port));
+	case AF_UNIX:
+		name = unix_name(r, &n, &abstract);
+		if (!n && !abstract)
+			return json_pack("{s:s}", "family", "unix");
+		return json_pack("{s:s,s:o}", "family", "unix", abstract ? "abstract" : "path",
+				 json_bytes(name, n));
+	}
+	return json_pack("{s:i}", "family", (int)r->sa.ss_family);
 }
 
 static json_t *json_arg(const struct record *r, int i, json_t *truncated)
@@ -326,9 +388,12 @@ static json_t *json_arg(const struct record *r, int i, json_t *truncated)
 	case ARG_INT:
 		return json_integer((int)v);
 	case ARG_PATH:
-	case ARG_SOCKADDR:
 		if (r->arg[i].str)
 			return json_path(r->arg[i].str);
+		return v ? json_integer((json_int_t)v) : json_null();
+	case ARG_SOCKADDR:
+		if (r->sa_len)
+			return json_sockaddr(r);
 		return v ? json_integer((json_int_t)v) : json_null();
 	case ARG_ARGV: {
 		json_t *arr;

@@ -6,6 +6,7 @@
 #include <linux/seccomp.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/socket.h>
 #include <sys/types.h>
 
 #include "syscall_args.h"
@@ -25,11 +26,14 @@ struct record {
 	const struct syscall_args *sc;
 	uint64_t raw[SYSCALL_MAX_ARGS];
 	struct {
-		const char *str;	/* PATH, SOCKADDR: what it held; NULL if not read */
+		const char *str;	/* PATH: what it held; NULL if not read */
 		int truncated;
 		int argc;		/* ARGV */
 		const char *argv[RECORD_ARGV_MAX];
 	} arg[SYSCALL_MAX_ARGS];
+	/* the SOCKADDR argument as read (sa_len 0: not read); rendered, escaped, by the writers */
+	struct sockaddr_storage sa;
+	size_t sa_len;
 	size_t used;
 	char arena[RECORD_ARENA];
 };
@@ -45,7 +49,13 @@ enum log_format { LOG_TEXT, LOG_JSON };
 int record_take(struct record *r, int listener, const struct seccomp_notif *req,
 		const struct syscall_args *sc, int64_t t_ns);
 
-/* One line: strace-like text, or a JSON object. Returns -errno on a write error. */
+/*
+ * One line: strace-like text, or a JSON object. Strings come from the
+ * target and are hostile: text escapes them as C does (\" \\ \n \t \xNN),
+ * so one call is always one line; JSON writes valid UTF-8 as a JSON string
+ * and anything else as {"hex": "<every byte>"}, so no value is ambiguous.
+ * Returns -errno on a write error.
+ */
 int record_write(const struct record *r, enum log_format format, FILE *out);
 
 #endif

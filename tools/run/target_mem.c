@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "notif.h"
@@ -20,6 +21,7 @@ int target_mem_open(struct target_mem *m, int listener, uint64_t id, pid_t pid)
 
 	m->listener = listener;
 	m->id = id;
+	m->pid = pid;
 	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
 	m->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (m->fd < 0) {
@@ -45,8 +47,14 @@ void target_mem_close(struct target_mem *m)
 
 ssize_t target_mem_read(struct target_mem *m, uint64_t addr, void *buf, size_t len)
 {
-	ssize_t n = pread(m->fd, buf, len, (off_t)addr);
+	struct iovec local = { buf, len }, remote = { (void *)(uintptr_t)addr, len };
+	ssize_t n = process_vm_readv(m->pid, &local, 1, &remote, 1, 0);
 	int err = errno;
+
+	if (n < 0 && err == ENOSYS) {	/* a kernel without CONFIG_CROSS_MEMORY_ATTACH */
+		n = pread(m->fd, buf, len, (off_t)addr);
+		err = errno;
+	}
 
 	if (still_valid(m))
 		return -ENOENT;

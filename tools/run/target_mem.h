@@ -16,6 +16,7 @@
  */
 struct target_mem {
 	int fd;			/* /proc/PID/mem, or -1 */
+	pid_t pid;
 	int listener;
 	uint64_t id;		/* the notification being served */
 };
@@ -23,7 +24,13 @@ struct target_mem {
 int target_mem_open(struct target_mem *m, int listener, uint64_t id, pid_t pid);
 void target_mem_close(struct target_mem *m);
 
-/* len bytes at addr; a short count when the range runs into unmapped memory */
+/*
+ * len bytes at addr; a short count when the range runs into memory the
+ * target itself could not read, -EFAULT when it starts there. Read with
+ * process_vm_readv, which honours the target's protections: /proc/PID/mem
+ * reads PROT_NONE pages (FOLL_FORCE), so a path the kernel refuses with
+ * EFAULT would be logged as the zeros it found there.
+ */
 ssize_t target_mem_read(struct target_mem *m, uint64_t addr, void *buf, size_t len);
 
 /*

@@ -20,5 +20,5 @@ expect_eq "json execve" "$(jq -c '[.syscall, .args.pathname, .args.argv]' "$TMP/
 "$RUN" --syscalls=connect --log="$TMP/connect.txt" -- "$PROBE" connect-unix "$TMP/nobody.sock" ||
 	fail "run_probe connect-unix exited $?"
 expect_eq "connect line" "$(sed 's/^\[pid [0-9]*\] //; s/^connect([0-9]*,/connect(FD,/' "$TMP/connect.txt")" \
-	"connect(FD, {unix $TMP/nobody.sock}, 110)"
+	"connect(FD, {unix \"$TMP/nobody.sock\"}, 110)"
 echo PASS

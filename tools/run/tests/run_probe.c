@@ -6,12 +6,15 @@
  *   run_probe open DIR N          create DIR/f0 .. DIR/f<N-1>: exactly N openat calls
  *   run_probe orphan-open DIR N   the same, from a grandchild that outlives us
  *   run_probe connect-unix PATH   one connect() to the AF_UNIX socket PATH
+ *   run_probe open-protnone       one openat() of a path in a PROT_NONE page:
+ *                                 exit 0 when the kernel refused it with EFAULT
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -69,6 +72,23 @@ static int connect_unix(const char *path)
 	return 0;
 }
 
+static int open_protnone(void)
+{
+	char *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (page == MAP_FAILED)
+		return 1;
+	strcpy(page, "/etc/hostname");	/* there, but unreadable to us from here on */
+	if (mprotect(page, 4096, PROT_NONE))
+		return 1;
+	if (open(page, O_RDONLY | O_CLOEXEC) >= 0 || errno != EFAULT) {
+		fprintf(stderr, "run_probe: open of a PROT_NONE path: %s\n", strerror(errno));
+		return 1;
+	}
+	printf("%p\n", (void *)page);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "open"))
@@ -77,6 +97,8 @@ int main(int argc, char **argv)
 		return orphan_open(argv[2], atoi(argv[3]));
 	if (argc == 3 && !strcmp(argv[1], "connect-unix"))
 		return connect_unix(argv[2]);
-	fprintf(stderr, "usage: run_probe open|orphan-open DIR N | connect-unix PATH\n");
+	if (argc == 2 && !strcmp(argv[1], "open-protnone"))
+		return open_protnone();
+	fprintf(stderr, "usage: run_probe open|orphan-open DIR N | connect-unix PATH | open-protnone\n");
 	return 2;
 }
