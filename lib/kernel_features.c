@@ -195,8 +195,7 @@ static int probe(enum feature f)
 		return action_avail(SECCOMP_RET_TRAP);
 	case FEAT_RET_TRACE:
 		return action_avail(SECCOMP_RET_TRACE);
-	case FEAT_USER_NOTIF:
-		return action_avail(SECCOMP_RET_USER_NOTIF);
+	case FEAT_USER_NOTIF:	/* known to the kernel, and a listener can be had here */
 	case FEAT_NOTIF_CONTINUE:
 	case FEAT_ADDFD_SEND:
 	case FEAT_WAIT_KILLABLE:
@@ -226,7 +225,11 @@ int feature_probe(enum feature f, char *why, size_t why_len)
 		return -EINVAL;
 	}
 	ret = probe(f);
-	if (ret)
+	if (ret == -EBUSY)	/* seccomp_bpf.c: a second listener in one filter chain is EBUSY */
+		snprintf(why, why_len, "a seccomp listener already exists in this task's filter chain: "
+			 "running under another notification supervisor (knotif-run, a container's "
+			 "seccomp agent)? (probe: %s)", strerror(-ret));
+	else if (ret)
 		snprintf(why, why_len, "%s (probe: %s)", features[f].needs, strerror(-ret));
 	return ret;
 }
