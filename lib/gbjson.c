@@ -114,8 +114,16 @@ json_t *gb_error(const char *run_name, int family_index, const char *message)
 {
 	json_t *row = row_base(run_name, run_name, family_index, "iteration");
 
+	/* every key Google Benchmark writes for a skipped run: compare.py reads them all */
+	json_object_set_new(row, "repetitions", json_integer(1));
+	json_object_set_new(row, "repetition_index", json_integer(0));
+	json_object_set_new(row, "threads", json_integer(1));
 	json_object_set_new(row, "error_occurred", json_true());
 	json_object_set_new(row, "error_message", json_string(message));
+	json_object_set_new(row, "iterations", json_integer(0));
+	json_object_set_new(row, "real_time", json_real(0));
+	json_object_set_new(row, "cpu_time", json_real(0));
+	json_object_set_new(row, "time_unit", json_string("ns"));
 	return row;
 }
 

@@ -27,7 +27,10 @@ json_t *gb_iteration(const char *run_name, int family_index, int rep_index, int 
 /* run_type "aggregate", name "<run_name>_<agg>" (agg: mean, median, stddev, cv) */
 json_t *gb_aggregate(const char *run_name, int family_index, const char *agg, int reps,
 		     int64_t iterations, double real, double cpu);
-/* a benchmark that could not run: error_occurred + error_message (e.g. "unsupported: …") */
+/*
+ * a benchmark that could not run: error_occurred + error_message (e.g.
+ * "unsupported: …"), with the zero iterations and times GB writes for one
+ */
 json_t *gb_error(const char *run_name, int family_index, const char *message);
 
 /* counter: an extra numeric key on a row */

@@ -97,7 +97,14 @@ static void check_row(json_t *row, size_t i)
 	need(row, where, "run_type", JSON_STRING);
 	need(row, where, "family_index", JSON_INTEGER);
 	if (json_is_true(json_object_get(row, "error_occurred"))) {
+		/* as Google Benchmark writes a skipped run: compare.py reads every one of these */
 		need(row, where, "error_message", JSON_STRING);
+		need(row, where, "repetitions", JSON_INTEGER);
+		need(row, where, "threads", JSON_INTEGER);
+		need(row, where, "iterations", JSON_INTEGER);
+		need(row, where, "real_time", JSON_REAL);
+		need(row, where, "cpu_time", JSON_REAL);
+		need(row, where, "time_unit", JSON_STRING);
 		return;
 	}
 	need(row, where, "repetitions", JSON_INTEGER);
