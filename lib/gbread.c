@@ -34,9 +34,12 @@ int gb_figure_parse(const char *key, enum gb_figure *f)
 
 static struct gb_series *series_for(struct gb_file *f, const char *name, size_t *cap)
 {
-	for (size_t i = 0; i < f->count; i++)
-		if (!strcmp(f->series[i].name, name))
-			return &f->series[i];
+	json_t *at = json_object_get(f->index, name);
+
+	if (at)
+		return &f->series[json_integer_value(at)];
+	if (json_object_set_new(f->index, name, json_integer((json_int_t)f->count)))
+		return NULL;
 	if (f->count == *cap) {
 		struct gb_series *s;
 
@@ -84,14 +87,20 @@ static double figure_of(json_t *row, enum gb_figure k)
 
 static int append_rep(struct gb_series *s, json_t *row)
 {
-	for (int k = 0; k < GB_FIGURE_COUNT; k++) {
-		double *v = realloc(s->fig[k], (s->reps + 1) * sizeof(*v));
+	if (s->reps == s->reps_cap) {
+		size_t cap = s->reps_cap ? 2 * s->reps_cap : 8;
 
-		if (!v)
-			return -ENOMEM;
-		s->fig[k] = v;
-		v[s->reps] = figure_of(row, (enum gb_figure)k);
+		for (int k = 0; k < GB_FIGURE_COUNT; k++) {
+			double *v = realloc(s->fig[k], cap * sizeof(*v));
+
+			if (!v)
+				return -ENOMEM;
+			s->fig[k] = v;
+		}
+		s->reps_cap = cap;
 	}
+	for (int k = 0; k < GB_FIGURE_COUNT; k++)
+		s->fig[k][s->reps] = figure_of(row, (enum gb_figure)k);
 	s->reps++;
 	return 0;
 }
@@ -105,6 +114,11 @@ int gb_file_from_json(struct gb_file *f, json_t *root, const char *path, char *w
 	memset(f, 0, sizeof(*f));
 	f->path = path;
 	f->root = root;
+	f->index = json_object();
+	if (!f->index) {
+		err = why_fail(-ENOMEM, why, len, "%s: out of memory", path);
+		goto out;
+	}
 	if (!json_is_object(root)) {
 		err = why_fail(-EINVAL, why, len, "%s: not a benchmark result: the top level is not a JSON object", path);
 		goto out;
@@ -182,16 +196,16 @@ void gb_file_free(struct gb_file *f)
 		for (int k = 0; k < GB_FIGURE_COUNT; k++)
 			free(f->series[i].fig[k]);
 	free(f->series);
+	json_decref(f->index);
 	json_decref(f->root);
 	memset(f, 0, sizeof(*f));
 }
 
 const struct gb_series *gb_file_find(const struct gb_file *f, const char *name)
 {
-	for (size_t i = 0; i < f->count; i++)
-		if (!strcmp(f->series[i].name, name))
-			return &f->series[i];
-	return NULL;
+	json_t *at = json_object_get(f->index, name);
+
+	return at ? &f->series[json_integer_value(at)] : NULL;
 }
 
 const char *gb_context_str(const struct gb_file *f, const char *key)

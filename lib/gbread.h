@@ -37,6 +37,7 @@ struct gb_series {
 	const char *error;	/* error_message of an error row; NULL when it ran */
 	const char *kind;	/* the rows' "kind" (knotif-bench: "floor", "unotif", ...); NULL when absent */
 	size_t reps;		/* iteration rows */
+	size_t reps_cap;	/* room in each fig[] (grown by doubling: linear in the rows) */
 	double *fig[GB_FIGURE_COUNT];	/* [reps] each; NAN where a row lacks the key */
 };
 
@@ -46,6 +47,7 @@ struct gb_file {
 	json_t *context;	/* root.context, or an empty object */
 	struct gb_series *series;	/* first-appearance order */
 	size_t count;
+	json_t *index;		/* name -> position in series (jansson's hash table): one lookup per row */
 };
 
 /*
