@@ -194,6 +194,10 @@ def main():
         expect_usage_error([run_json, "--workloads", run_json], "bench JSON as hyperfine JSON")
         expect_usage_error([run_json, "--bogus"], "unknown flag")
         expect_usage_error([], "no input")
+        # -o a folder: refused before any work, and no FOLDER.tmp left beside it
+        expect_usage_error([run_json, "-o", tmp], "-o a folder")
+        check(not os.path.exists(tmp + ".tmp"), "-o DIR left %s.tmp" % tmp)
+        expect_usage_error([run_json, "-o", os.path.join(tmp, "absent", "x.html")], "-o in a missing folder")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if failures:

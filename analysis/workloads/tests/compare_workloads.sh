@@ -53,4 +53,13 @@ for bad in --placement=cross --runs=1 --bogus; do
 	[ $rc = 2 ] || fail "$bad: exit $rc, expected 2"
 	[ "$(wc -l <"$TMP/err")" = 1 ] || fail "$bad: stderr $(cat "$TMP/err")"
 done
+# a result that is not one, and an --out that is not a folder: one line, exit 2, no traceback
+mkdir "$TMP/list" && echo '[1, 2]' >"$TMP/list/hyperfine.json"
+for bad in "--render-only --out=$TMP/list" "--out=/etc/passwd" "--out=/proc/knotif-no/x"; do
+	"$CW" $bad 2>"$TMP/err" >/dev/null
+	rc=$?
+	[ $rc = 2 ] || fail "$bad: exit $rc, expected 2: $(cat "$TMP/err")"
+	[ "$(wc -l <"$TMP/err")" = 1 ] || fail "$bad: stderr $(cat "$TMP/err")"
+	grep -q '^compare-workloads: ' "$TMP/err" || fail "$bad: $(cat "$TMP/err")"
+done
 echo PASS
