@@ -4,7 +4,9 @@
 
 set -u
 TMP=$(mktemp -d /tmp/knotif-run-test.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+# a kernel WARNING/BUG logged while the test ran fails it
+. "$(dirname "${BASH_SOURCE[0]}")/../../../scripts/kmsg-guard.sh"
+trap 'rc=$?; rm -rf "$TMP"; kmsg_guard_exit $rc' EXIT
 
 fail() {
 	echo "FAIL: $*" >&2

@@ -5,7 +5,9 @@ set -u
 : "${KNOTIF_STRESS:?run through ctest}"
 here=$(dirname "$0")
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# a kernel WARNING/BUG logged while the test ran fails it
+. "$(dirname "${BASH_SOURCE[0]}")/../../../scripts/kmsg-guard.sh"
+trap 'rc=$?; rm -rf "$tmp"; kmsg_guard_exit $rc' EXIT
 fail() { echo "not ok: $*"; exit 1; }
 skip() { echo "skip: $*"; exit 77; }
 
