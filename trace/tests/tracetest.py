@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 """Helpers the trace tests share: skips with reasons, running the tools, counting."""
+import atexit
 import csv
 import json
 import os
+import random
+import re
 import shutil
 import subprocess
 import sys
@@ -12,6 +15,43 @@ KNOTIF_TRACE = os.environ.get("KNOTIF_TRACE", "")
 KNOTIF_BENCH = os.environ.get("KNOTIF_BENCH", "")
 NOTIF_DRIVER = os.environ.get("NOTIF_DRIVER", "")
 TRACE_SRC = os.environ.get("TRACE_SRC", os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+# As scripts/kmsg-guard.sh for the shell tests: a marker in the kernel log at
+# start; a WARNING/BUG/Oops/KASAN report logged after it fails the test.
+KMSG_MARKER = "knotif-test-marker %d.%d %s" % (os.getpid(), random.randrange(1 << 30),
+                                              os.path.basename(sys.argv[0]))
+KMSG_REPORT = re.compile(r"WARNING: (CPU|at)|BUG:|Oops|KASAN|UBSAN|general protection fault|Kernel panic")
+
+
+def kmsg_reports_after(log, marker):
+    """The report lines of a kernel log after the line holding marker."""
+    found, out = False, []
+    for line in log.splitlines():
+        if found and KMSG_REPORT.search(line):
+            out.append(line)
+        found = found or marker in line
+    return out
+
+
+def _kmsg_check():
+    try:
+        log = subprocess.run(["dmesg"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return
+    reports = kmsg_reports_after(log, KMSG_MARKER)
+    if reports:
+        print("FAIL: the kernel logged during %s (after '%s'):" % (os.path.basename(sys.argv[0]), KMSG_MARKER))
+        print("\n".join(reports[:20]), flush=True)
+        os._exit(1)
+
+
+try:
+    with open("/dev/kmsg", "w") as kmsg:
+        kmsg.write(KMSG_MARKER + "\n")
+    atexit.register(_kmsg_check)
+except OSError:
+    print("note: no /dev/kmsg to write: kernel warnings are not checked")
 
 
 def skip(reason):
