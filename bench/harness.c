@@ -16,6 +16,7 @@
 
 #include "clock.h"
 #include "counters.h"
+#include "sysinfo.h"
 
 int bench_fail(struct bench *b, const char *fmt, ...)
 {
@@ -136,7 +137,7 @@ static __attribute__((noreturn)) void target_main(struct bench *b)
 	 * RLIMIT_MEMLOCK). ONFAULT: the sample area can be far larger than the
 	 * run uses; the part it uses is touched before timing instead.
 	 */
-	b->shared->mlocked = mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) == 0;
+	b->shared->mlocked = mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) == 0 && sysinfo_locked_kb() > 0;
 	errno = 0;
 	b->real_value = syscall(b->sys->nr);
 	counters_open(&c, (enum counters_source)b->counters_wanted, b->sup_pid);

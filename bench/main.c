@@ -425,6 +425,9 @@ int main(int argc, char **argv)
 		for (int i = 0; i < n; i++)
 			if (res[i].selected)
 				puts(res[i].name);
+		free(res);
+		if (o.filter)
+			regfree(&o.filter_re);
 		return 0;
 	}
 	if (!total)
@@ -501,5 +504,7 @@ int main(int argc, char **argv)
 	trace_phases_free(tp);
 	munmap(b.shared, shared_len);
 	free(res);
+	if (o.filter)
+		regfree(&o.filter_re);
 	return failed ? 1 : 0;
 }

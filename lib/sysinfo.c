@@ -127,3 +127,18 @@ json_t *sysinfo_caches(void)
 	}
 	return caches;
 }
+
+long sysinfo_locked_kb(void)
+{
+	FILE *f = fopen("/proc/self/status", "re");
+	char line[256];
+	long kb = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmLck: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}

@@ -12,5 +12,10 @@ bool sysinfo_cpu_scaling(void);		/* a cpufreq governor other than performance */
 const char *sysinfo_clocksource(void);	/* e.g. "tsc", "kvm-clock" */
 bool sysinfo_clock_in_vdso(void);	/* false: clock_gettime is a real syscall here */
 json_t *sysinfo_caches(void);		/* GB's caches[]: type, level, size, num_sharing */
+/*
+ * This process's locked memory (VmLck, kB), -1 when unknown: mlockall()
+ * returning 0 proves nothing under a sanitizer runtime, which intercepts it.
+ */
+long sysinfo_locked_kb(void);
 
 #endif
