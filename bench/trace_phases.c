@@ -13,6 +13,7 @@
 
 #include "check.h"
 #include "gbjson.h"
+#include "pdeath.h"
 #include "table.h"
 
 static const char *const phases[] = { "queue_wait", "think", "wake_to_resume", "round_trip" };
@@ -75,7 +76,7 @@ void trace_phases_begin(struct trace_phases *t)
 {
 	char pid[16], ready_fd[16], c;
 	int ready[2], status;
-	pid_t child;
+	pid_t child, me = getpid();
 
 	if (pipe2(ready, O_CLOEXEC))
 		die("--trace: pipe: %s", strerror(errno));
@@ -88,6 +89,9 @@ void trace_phases_begin(struct trace_phases *t)
 	if (child == 0) {
 		int devnull = open("/dev/null", O_WRONLY);
 
+		/* a knotif-bench killed outright must not leave its tracer running: TERM ends it cleanly */
+		if (pdeath_follow(me, SIGTERM))
+			_exit(127);
 		/* its summary goes to the file; knotif-bench's stdout stays its own */
 		if (devnull < 0 || dup2(devnull, STDOUT_FILENO) < 0)
 			_exit(127);

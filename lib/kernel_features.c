@@ -15,6 +15,7 @@
 #include "compat.h"
 #include "filter.h"
 #include "notif.h"
+#include "pdeath.h"
 
 static const struct {
 	const char *name;
@@ -130,7 +131,7 @@ static int probe_in_child(enum feature f)
 static int ptrace_listener_probe(void)
 {
 	int ready[2], ret = 0, status;
-	pid_t pid;
+	pid_t pid, parent = getpid();
 	char c;
 
 	if (pipe(ready))
@@ -145,6 +146,8 @@ static int ptrace_listener_probe(void)
 	if (pid == 0) {
 		int trapped = SYS_getppid;
 
+		if (pdeath_follow(parent, SIGKILL))
+			_exit(0);	/* it pauses below: never past its parent */
 		close(ready[0]);
 		c = filter_install(&trapped, 1, SECCOMP_RET_USER_NOTIF, 0) < 0 ? 'E' : 'R';
 		if (write(ready[1], &c, 1) == 1)

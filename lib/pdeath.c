@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -33,11 +32,11 @@ static pid_t parent_of_self(void)
 	return ppid;
 }
 
-int pdeath_follow(pid_t parent)
+int pdeath_follow(pid_t parent, int sig)
 {
 	pid_t now;
 
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL))
+	if (prctl(PR_SET_PDEATHSIG, sig))
 		return -errno;
 	now = parent_of_self();
 	if (now < 0)

@@ -242,7 +242,7 @@ static int start_spawner(const struct config *c, struct stress_mem *m, struct pr
 	if (p->pid[1] < 0)
 		return -errno;
 	if (p->pid[1] == 0) {
-		if (pdeath_follow(orchestrator))
+		if (pdeath_follow(orchestrator, SIGKILL))
 			_exit(1);	/* the orchestrator died already: its targets must never start */
 		close(sv[0]);
 		spawner_main(c, m, sv[1]);
@@ -263,7 +263,7 @@ void run_stress(const struct config *c, struct stress_mem *m, struct run_result 
 		return fail(r, m, "socketpair: %s", strerror(errno));
 	p.pid[0] = fork();
 	if (p.pid[0] == 0) {
-		if (pdeath_follow(orchestrator))
+		if (pdeath_follow(orchestrator, SIGKILL))
 			_exit(1);
 		close(sv[1]);
 		supervisor_main(c, m, sv[0]);

@@ -143,7 +143,7 @@ static int target_setup(struct spawner *sp, int idx)
 
 static __attribute__((noreturn)) void target_process(struct spawner *sp, int idx)
 {
-	if (pdeath_follow(sp->pid))
+	if (pdeath_follow(sp->pid, SIGKILL))
 		_exit(1);	/* the spawner is gone (or going): no target may outlive it */
 	if (target_setup(sp, idx))
 		_exit(1);
