@@ -46,7 +46,7 @@ for p in "$@"; do
 	touched=$(sed -n 's|^+++ b/\(.*\)\.c$|\1.o|p' "$p" | grep -v '^tools/' || true)
 	t0=$(date +%s)
 	if ! $nice make -C "$dir/src" O="$dir/obj" -j"$jobs" CC="ccache gcc" bzImage >> "$log" 2>&1 ||
-	   { [ -z "$touched" ] || ! $nice make -C "$dir/src" O="$dir/obj" -j"$jobs" CC="ccache gcc" W=1 $touched >> "$log" 2>&1; }; then
+	   { [ -n "$touched" ] && ! $nice make -C "$dir/src" O="$dir/obj" -j"$jobs" CC="ccache gcc" W=1 $touched >> "$log" 2>&1; }; then
 		echo "not ok $n - $name: build failed (see $log)"
 		fail=1
 		break
