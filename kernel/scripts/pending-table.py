@@ -11,9 +11,12 @@ A directory without the file (a guest without knotif-stress) gives a note.
 Reports only: nothing here fails a build.
 """
 import argparse
-import json
 import os
 import statistics
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+import gbrows  # noqa: E402  the one reader of Google Benchmark rows
 
 
 def curve(d):
@@ -21,15 +24,14 @@ def curve(d):
     path = os.path.join(d, "knotif-stress-pending.json")
     if not os.path.exists(path):
         return None
-    with open(path) as f:
-        doc = json.load(f)
     out = {}
-    for b in doc.get("benchmarks", []):
-        if b.get("run_type") != "iteration" or "pending" not in b:
-            continue
-        r = out.setdefault(int(b["pending"]), {"send": [], "id_valid": []})
-        r["send"].append(b["send_p50"])
-        r["id_valid"].append(b["id_valid_p50"])
+    for r in gbrows.runs(gbrows.load(path)).values():
+        for b in r["iterations"]:
+            if "pending" not in b:
+                continue
+            m = out.setdefault(int(b["pending"]), {"send": [], "id_valid": []})
+            m["send"].append(b["send_p50"])
+            m["id_valid"].append(b["id_valid_p50"])
     return out
 
 
@@ -47,6 +49,10 @@ def main():
     ap.add_argument("--patched", required=True)
     ap.add_argument("--out-md", required=True)
     a = ap.parse_args()
+    for d in (a.stock, a.patched):
+        if not os.path.isdir(d):
+            print(f"pending-table.py: {d}: not a vm-bench output directory", file=sys.stderr)
+            sys.exit(2)
     s, p = curve(a.stock), curve(a.patched)
     lines = ["<!-- SPDX-License-Identifier: GPL-2.0 -->",
              "# Pending notifications: SEND and ID_VALID cost against M, stock vs patched, under QEMU -icount", "",
@@ -76,13 +82,12 @@ def main():
         path = os.path.join(d, "knotif-stress-hotpath.json")
         if not os.path.exists(path):
             continue
-        with open(path) as f:
-            doc = json.load(f)
-        for b in doc.get("benchmarks", []):
-            if b.get("run_type") == "aggregate":
-                continue
-            r = rows.setdefault(b["name"], {})
-            r[label] = b
+        for name, r in gbrows.runs(gbrows.load(path)).items():
+            b = r["iterations"][0] if r["iterations"] else None
+            if r["error"]:
+                b = {"error_occurred": True, "error_message": r["error"]}
+            if b is not None:
+                rows.setdefault(name, {})[label] = b
     if not rows:
         lines.append("No hot-path run: a guest ran without knotif-stress.")
     else:
