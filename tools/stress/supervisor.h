@@ -69,6 +69,8 @@ struct strategy {
 	int (*probe)(char *why, size_t len);
 	/* per-target topology: one thread per listener, whatever --threads says */
 	bool thread_per_listener;
+	/* answers emulating replies only: no --reply=continue, --toctou, --listener-death */
+	bool emulate_only;
 };
 
 /* The registry: index = struct config's strategy. */

@@ -116,4 +116,5 @@ const struct strategy strategy_rw_batch = {
 	.serve = serve,
 	.probe = probe,
 	.thread_per_listener = true,	/* read() blocks on one listener */
+	.emulate_only = true,
 };
