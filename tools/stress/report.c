@@ -45,6 +45,11 @@ static json_t *stress_row(const struct run_result *r, int family, int rep, int r
 	gb_counter(row, "items_per_second", r->ops);
 	gb_counter(row, "supervisor_cpu_time", r->sup_cpu_per_op);
 	gb_counter(row, "syscalls_per_op", r->syscalls_per_op);
+	if (r->read_cpu_per_op > 0 || r->write_cpu_per_op > 0) {
+		/* of supervisor_cpu_time, what the listener's read() and write() took */
+		gb_counter(row, "listener_read_cpu_time", r->read_cpu_per_op);
+		gb_counter(row, "listener_write_cpu_time", r->write_cpu_per_op);
+	}
 	gb_counter(row, "batch_mean", r->batch_mean);
 	gb_counter(row, "batch_max", (double)r->batch_max);
 	gb_counter(row, "wakeups", (double)r->wakeups);

@@ -166,7 +166,7 @@ static bool wait_targets(const struct config *c, struct stress_mem *m, struct pr
 
 static void figures(const struct config *c, const struct stress_mem *m, struct run_result *r)
 {
-	int64_t n = 0, end = m->sh->go_ns, syscalls = 0, notifs = 0;
+	int64_t n = 0, end = m->sh->go_ns, syscalls = 0, notifs = 0, read_cpu = 0, write_cpu = 0;
 	int64_t *all;
 
 	/* --pending: only the probe's round trips; the parked targets wait on purpose */
@@ -192,6 +192,8 @@ static void figures(const struct config *c, const struct stress_mem *m, struct r
 	for (int i = 0; i < m->sh->sup_threads; i++) {
 		syscalls += m->s[i].syscalls;
 		notifs += m->s[i].notifs;
+		read_cpu += m->s[i].read_cpu_ns;
+		write_cpu += m->s[i].write_cpu_ns;
 		r->wakeups += m->s[i].wakeups;
 		if (m->s[i].batch_max > r->batch_max)
 			r->batch_max = m->s[i].batch_max;
@@ -203,6 +205,8 @@ static void figures(const struct config *c, const struct stress_mem *m, struct r
 	if (r->ledger.replied > 0) {
 		r->sup_cpu_per_op = (double)m->sh->sup_cpu_ns / (double)r->ledger.replied;
 		r->syscalls_per_op = (double)syscalls / (double)r->ledger.replied;
+		r->read_cpu_per_op = (double)read_cpu / (double)r->ledger.replied;
+		r->write_cpu_per_op = (double)write_cpu / (double)r->ledger.replied;
 	}
 	r->batch_mean = r->wakeups ? (double)notifs / (double)r->wakeups : 0;
 }

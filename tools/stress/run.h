@@ -20,6 +20,7 @@ struct run_result {
 	int64_t lat_max;		/* over every reply, kept or not */
 	double sup_cpu_per_op;
 	double syscalls_per_op;
+	double read_cpu_per_op, write_cpu_per_op;	/* 0: not measured by the strategy */
 	double batch_mean;
 	int64_t batch_max, wakeups;
 	int64_t batch_hist[BATCH_BUCKETS];

@@ -85,6 +85,8 @@ struct sup_slot {
 	int64_t recv_enoent, recv_eintr, send_enoent;
 	int64_t batch_max;
 	int64_t batch_hist[BATCH_BUCKETS];
+	/* thread CPU time inside the listener's read() and write(), when the strategy measures it */
+	int64_t read_cpu_ns, write_cpu_ns;
 } __attribute__((aligned(64)));
 
 struct stress_shared {
