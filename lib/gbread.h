@@ -5,6 +5,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /*
  * Reading a result file in Google Benchmark's JSON schema (ours, or any
@@ -33,9 +34,9 @@ const char *gb_figure_key(enum gb_figure f);	/* the row's key: "real_time", "p50
 int gb_figure_parse(const char *key, enum gb_figure *f);	/* 0 or -EINVAL */
 
 struct gb_series {
-	const char *name;	/* the rows' "name" (owned by the JSON) */
-	const char *error;	/* error_message of an error row; NULL when it ran */
-	const char *kind;	/* the rows' "kind" (knotif-bench: "floor", "unotif", ...); NULL when absent */
+	char *name;		/* the rows' "name" (a copy: the rows may be gone) */
+	char *error;		/* error_message of an error row; NULL when it ran */
+	char *kind;		/* the rows' "kind" (knotif-bench: "floor", "unotif", ...); NULL when absent */
 	size_t reps;		/* iteration rows */
 	size_t reps_cap;	/* room in each fig[] (grown by doubling: linear in the rows) */
 	double *fig[GB_FIGURE_COUNT];	/* [reps] each; NAN where a row lacks the key */
@@ -43,10 +44,11 @@ struct gb_series {
 
 struct gb_file {
 	const char *path;
-	json_t *root;		/* the whole document (owned) */
-	json_t *context;	/* root.context, or an empty object */
+	json_t *root;		/* the whole document (owned); NULL when read as a stream */
+	json_t *context;	/* root.context, or an empty object (a reference of its own) */
 	struct gb_series *series;	/* first-appearance order */
 	size_t count;
+	size_t cap;		/* room in series (grown by doubling) */
 	json_t *index;		/* name -> position in series (jansson's hash table): one lookup per row */
 };
 
@@ -56,9 +58,21 @@ struct gb_file {
  * person can act on in why.
  */
 int gb_file_load(struct gb_file *f, const char *path, char *why, size_t len);
+/* path opened for reading ("-": stdin) as both loaders do; 0 or -errno with "cannot read PATH: ..." */
+int gb_file_open(const char *path, FILE **in, char *why, size_t len);
 /* The same, from a document already parsed; takes the reference to root. */
 int gb_file_from_json(struct gb_file *f, json_t *root, const char *path, char *why, size_t len);
 void gb_file_free(struct gb_file *f);
+
+/*
+ * For a reader that holds one row at a time (analysis/gate/stream.c): an
+ * empty file, then benchmarks[i] added in order (what a series keeps is
+ * copied: the row may be freed after), then the context. Each returns 0 or
+ * -errno with one line in why; gb_file_free() cleans up after a failure.
+ */
+int gb_file_init(struct gb_file *f, const char *path, char *why, size_t len);
+int gb_file_add_row(struct gb_file *f, json_t *row, size_t i, char *why, size_t len);
+void gb_file_set_context(struct gb_file *f, json_t *context);	/* takes the reference; NULL or not an object: {} */
 
 const struct gb_series *gb_file_find(const struct gb_file *f, const char *name);
 

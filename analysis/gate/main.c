@@ -18,6 +18,7 @@
 #include "db.h"
 #include "gbread.h"
 #include "output.h"
+#include "stream.h"
 #include "verdict.h"
 
 static const char usage_text[] =
@@ -207,7 +208,7 @@ static void load(struct gb_file *f, const char *path)
 {
 	char why[512];
 
-	if (gb_file_load(f, path, why, sizeof(why)))
+	if (gb_file_stream(f, path, why, sizeof(why)))
 		usage_error("%s", why);
 }
 
