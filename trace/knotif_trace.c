@@ -37,6 +37,7 @@
 #include "knotif_git_sha.h"
 #include "knotif_trace.h"
 #include "knotif_trace.skel.h"
+#include "pdeath.h"
 #include "trace_report.h"
 
 /* Exit statuses besides 0, 1 and EXIT_USAGE (2). */
@@ -424,8 +425,8 @@ static int select_process(int tasks_fd, pid_t pid)
  */
 static pid_t start_command(char **argv, int tasks_fd)
 {
+	pid_t pid, tracer = getpid();
 	int go[2], err;
-	pid_t pid;
 	char c;
 
 	if (pipe(go))
@@ -433,6 +434,9 @@ static pid_t start_command(char **argv, int tasks_fd)
 	pid = fork();
 	if (pid == 0) {
 		close(go[1]);
+		/* a tracer killed outright (SIGKILL: no handler) takes COMMAND with it */
+		if (pdeath_follow(tracer, SIGKILL))
+			_exit(127);
 		if (read(go[0], &c, 1) != 1)
 			_exit(127);	/* the tracer gave up */
 		execvp(argv[0], argv);
