@@ -354,9 +354,13 @@ static void print_floors(FILE *out, json_t *ctx)
 		json_t *cs;
 		const char *name;
 
-		fprintf(out, "# floor at placement:%s = %s, p50 %.3f µs\n", p,
-			json_string_value(json_object_get(v, "benchmark")),
-			json_real_value(json_object_get(v, "p50")) / 1000.0);
+		if (json_is_null(json_object_get(v, "benchmark")))
+			fprintf(out, "# no floor at placement:%s: %s\n", p,
+				json_string_value(json_object_get(v, "reason")));
+		else
+			fprintf(out, "# floor at placement:%s = %s, p50 %.3f µs\n", p,
+				json_string_value(json_object_get(v, "benchmark")),
+				json_real_value(json_object_get(v, "p50")) / 1000.0);
 		json_object_foreach(json_object_get(v, "not_blocking"), name, cs)
 			fprintf(out, "# %s is no floor: %.2f context switches per round trip (it did not block)\n",
 				name, json_real_value(cs));

@@ -171,6 +171,31 @@ json_t *results_to_rows(const struct result *res, int n)
 	return rows;
 }
 
+/*
+ * Why a placement that ran its ping-pongs has no floor: each one's fate, so
+ * a reader of context.knotif.floor.<placement>.reason knows why its rows
+ * carry no floor_ratio (under load a hand-off can catch its partner awake
+ * in every round trip of a short run).
+ */
+static void no_floor_reason(char *buf, size_t len, const struct result *res, int n, enum placement p)
+{
+	size_t at = (size_t)snprintf(buf, len, "no ping-pong qualifies as the floor, so floor_ratio is left out:");
+
+	for (int i = 0; i < n && at < len; i++) {
+		const struct result *r = &res[i];
+
+		if (r->placement != p || !is_floor(r) || r->status == RESULT_SKIPPED)
+			continue;
+		if (r->status == RESULT_OK)
+			at += (size_t)snprintf(buf + at, len - at, " %s %.2f context switches per round trip (a floor needs %.1f);",
+					       r->name, result_headline(r, FIG_CS), FLOOR_MIN_SWITCHES);
+		else
+			at += (size_t)snprintf(buf + at, len - at, " %s %s;", r->name, r->message);
+	}
+	if (at < len && buf[at - 1] == ';')
+		buf[at - 1] = 0;
+}
+
 json_t *results_floor_context(const struct result *res, int n)
 {
 	json_t *floors = json_object();
@@ -178,19 +203,31 @@ json_t *results_floor_context(const struct result *res, int n)
 	for (int p = 0; p < PLACEMENT_COUNT; p++) {
 		const struct result *fl = floor_of(res, n, (enum placement)p);
 		json_t *skipped = json_object();
+		bool ran = false;
+		char reason[512];
 
-		for (int i = 0; i < n; i++)
-			if (res[i].placement == (enum placement)p && is_floor(&res[i]) &&
-			    res[i].status == RESULT_OK && !blocked(&res[i]))
+		for (int i = 0; i < n; i++) {
+			if (res[i].placement != (enum placement)p || !is_floor(&res[i]) ||
+			    res[i].status == RESULT_SKIPPED)
+				continue;
+			ran = true;
+			if (res[i].status == RESULT_OK && !blocked(&res[i]))
 				json_object_set_new(skipped, res[i].name,
 						    json_real(result_headline(&res[i], FIG_CS)));
-		if (fl)
+		}
+		if (fl) {
 			json_object_set_new(floors, placement_name((enum placement)p),
 					    json_pack("{s:s,s:f,s:o}", "benchmark", fl->name,
 						      "p50", result_headline(fl, FIG_P50),
 						      "not_blocking", skipped));
-		else
+		} else if (ran) {
+			no_floor_reason(reason, sizeof(reason), res, n, (enum placement)p);
+			json_object_set_new(floors, placement_name((enum placement)p),
+					    json_pack("{s:n,s:n,s:o,s:s}", "benchmark", "p50", "not_blocking", skipped,
+						      "reason", reason));
+		} else {
 			json_decref(skipped);
+		}
 	}
 	return floors;
 }

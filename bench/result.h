@@ -53,7 +53,12 @@ double result_headline(const struct result *r, enum figure f);
 
 /* GB rows (iterations + aggregates) of the selected results. */
 json_t *results_to_rows(const struct result *res, int n);
-/* Floor p50 per placement, for context.knotif.floor. */
+/*
+ * context.knotif.floor: per placement whose ping-pongs ran, the floor's
+ * benchmark and p50 and the ping-pongs that did not block; when none
+ * qualified, benchmark and p50 are null and "reason" says why (the rows of
+ * that placement then carry no floor_ratio).
+ */
 json_t *results_floor_context(const struct result *res, int n);
 void results_print_console(const struct result *res, int n, FILE *out);
 

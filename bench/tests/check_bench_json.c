@@ -83,10 +83,33 @@ static double num(json_t *row, const char *key)
 	return v && json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-static void check_row(json_t *row, size_t i)
+/*
+ * A row carries floor_ratio when its placement has a floor; when none of its
+ * ping-pongs qualified, context.knotif.floor.<placement> has a null
+ * benchmark and a reason, and the row has no floor_ratio.
+ */
+static void check_floor_ratio(json_t *row, const char *where, json_t *floors)
+{
+	const char *run = json_string_value(json_object_get(row, "run_name"));	/* no _mean, ... */
+	const char *placement = run ? strstr(run, "placement:") : NULL;
+	json_t *floor = placement ? json_object_get(floors, placement + strlen("placement:")) : NULL;
+
+	if (floor && json_is_null(json_object_get(floor, "benchmark"))) {
+		if (!json_is_string(json_object_get(floor, "reason")))
+			problem("%s: no floor at its placement, and no \"reason\" for it", where);
+		if (json_object_get(row, "floor_ratio"))
+			problem("%s: a floor_ratio without a floor", where);
+		return;
+	}
+	if (!floor)
+		problem("%s: no context.knotif.floor entry for its placement", where);
+	need(row, where, "floor_ratio", JSON_REAL);
+}
+
+static void check_row(json_t *row, size_t i, json_t *floors)
 {
 	static const char *const counters[] = { "min", "p50", "p90", "p99", "p999", "max", "stddev",
-						"items_per_second", "floor_ratio" };
+						"items_per_second" };
 	char where[256];
 	const char *name = json_string_value(json_object_get(row, "name"));
 	const char *type = json_string_value(json_object_get(row, "run_type"));
@@ -115,6 +138,7 @@ static void check_row(json_t *row, size_t i)
 	need(row, where, "time_unit", JSON_STRING);
 	for (size_t c = 0; c < sizeof(counters) / sizeof(*counters); c++)
 		need(row, where, counters[c], JSON_REAL);
+	check_floor_ratio(row, where, floors);
 	if (type && !strcmp(type, "iteration")) {
 		need(row, where, "repetition_index", JSON_INTEGER);
 		if (!(num(row, "min") <= num(row, "p50") && num(row, "p50") <= num(row, "p90") &&
@@ -190,7 +214,7 @@ int main(int argc, char **argv)
 	if (!json_is_array(rows) || json_array_size(rows) == 0)
 		problem("no \"benchmarks\" rows");
 	json_array_foreach(rows, i, row)
-		check_row(row, i);
+		check_row(row, i, json_object_get(json_object_get(json_object_get(doc, "context"), "knotif"), "floor"));
 	for (int a = 2; a + 1 < argc; a += 2) {
 		const char *msg;
 		int found = find(rows, argv[a + 1], &msg);
