@@ -4,9 +4,9 @@
 
 Each directory (kernel/scripts/vm-run.sh bench) holds meta.txt and the
 Google Benchmark JSON files the guest wrote (unotif-roundtrip.json,
-knotif-bench.json). Rows are matched by name; the table shows the mean of
-the repetitions' means, the spread across repetitions, and the change.
-Reports only: nothing here fails a build.
+knotif-bench.json), read through scripts/gbrows.py. Rows are matched by
+name; the table shows the mean of the repetitions' means, the spread across
+repetitions, and the change. Reports only: nothing here fails a build.
 """
 import argparse
 import datetime
@@ -14,6 +14,9 @@ import json
 import os
 import statistics
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+import gbrows  # noqa: E402  the one reader of Google Benchmark rows
 
 
 def load_meta(d):
@@ -32,30 +35,24 @@ def load_meta(d):
 
 
 def load_rows(d):
-    """name -> {"means": [...], "p50": [...], "p99": [...], "error": str}"""
+    """name -> {"means": [...], "p50": [...], "p99": [...], "error": str}, over
+    every JSON file of the directory (a name in two files pools its rows)"""
     rows, docs = {}, {}
     for fn in sorted(os.listdir(d)):
         if not fn.endswith(".json"):
             continue
-        with open(os.path.join(d, fn)) as f:
-            doc = json.load(f)
-        docs[fn] = doc
-        for b in doc.get("benchmarks", []):
-            name = b.get("run_name", b.get("name"))
-            r = rows.setdefault(name, {"means": [], "p50": [], "p99": [],
-                                       "error": None, "source": fn})
-            if b.get("error_occurred"):
-                r["error"] = b.get("error_message", "error")
-                continue
-            if b.get("run_type") != "iteration":
-                continue
-            scale = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
-            r["means"].append(b["real_time"] * scale)
-            for k in ("p50", "p99"):
-                for key in (k + "_ns", k):
-                    if key in b:
-                        r[k].append(b[key])
-                        break
+        docs[fn] = doc = gbrows.load(os.path.join(d, fn))
+        for name, run in gbrows.runs(doc).items():
+            r = rows.setdefault(name, {"means": [], "p50": [], "p99": [], "error": None})
+            r["error"] = run["error"] or r["error"]
+            for b in run["iterations"]:
+                scale = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
+                r["means"].append(b["real_time"] * scale)
+                for k in ("p50", "p99"):
+                    # kernel/bench's guest program spelled them p50_ns, p99_ns
+                    v = b.get(k + "_ns", b.get(k))
+                    if v is not None:
+                        r[k].append(v)
     return rows, docs
 
 
