@@ -192,54 +192,81 @@ static void line_quote(struct line *l, const char *s, int truncated)
 	line_quote_n(l, s, strlen(s), truncated);
 }
 
-/* AF_UNIX: the path's bytes (or the abstract name's, after its leading NUL); n 0 when unnamed */
-static const char *unix_name(const struct record *r, size_t *n, bool *abstract)
+/* The SOCKADDR argument decoded once; each writer only renders it. */
+struct address {
+	enum { ADDR_INET, ADDR_INET6, ADDR_UNIX, ADDR_UNIX_ABSTRACT, ADDR_UNIX_UNNAMED, ADDR_OTHER } kind;
+	char ip[INET6_ADDRSTRLEN];
+	unsigned int port;
+	const char *name;	/* AF_UNIX: the path's bytes, or the abstract name's after its leading NUL */
+	size_t n;
+	unsigned int family;	/* ADDR_OTHER (and an inet address too short to be one) */
+};
+
+static void decode_sockaddr(const struct record *r, struct address *a)
 {
+	const struct sockaddr_in *in = (const void *)&r->sa;
+	const struct sockaddr_in6 *in6 = (const void *)&r->sa;
 	const struct sockaddr_un *un = (const void *)&r->sa;
 	size_t plen = r->sa_len > offsetof(struct sockaddr_un, sun_path) ?
 		      r->sa_len - offsetof(struct sockaddr_un, sun_path) : 0;
 
-	*abstract = plen && un->sun_path[0] == '\0';
-	if (*abstract) {
-		*n = plen - 1;
-		return un->sun_path + 1;
+	memset(a, 0, sizeof(*a));
+	a->kind = ADDR_OTHER;
+	a->family = r->sa.ss_family;
+	switch (r->sa.ss_family) {
+	case AF_INET:
+		if (r->sa_len < sizeof(*in))
+			return;
+		a->kind = ADDR_INET;
+		inet_ntop(AF_INET, &in->sin_addr, a->ip, sizeof(a->ip));
+		a->port = ntohs(in->sin_port);
+		return;
+	case AF_INET6:
+		if (r->sa_len < sizeof(*in6))
+			return;
+		a->kind = ADDR_INET6;
+		inet_ntop(AF_INET6, &in6->sin6_addr, a->ip, sizeof(a->ip));
+		a->port = ntohs(in6->sin6_port);
+		return;
+	case AF_UNIX:
+		if (plen && un->sun_path[0] == '\0') {
+			a->kind = ADDR_UNIX_ABSTRACT;
+			a->name = un->sun_path + 1;
+			a->n = plen - 1;
+		} else {
+			a->name = un->sun_path;
+			a->n = strnlen(un->sun_path, plen);
+			a->kind = a->n ? ADDR_UNIX : ADDR_UNIX_UNNAMED;
+		}
+		return;
 	}
-	*n = strnlen(un->sun_path, plen);
-	return un->sun_path;
 }
 
 static void text_sockaddr(struct line *l, const struct record *r)
 {
-	char ip[INET6_ADDRSTRLEN];
-	bool abstract;
-	size_t n;
-	const char *name;
+	struct address a;
 
-	switch (r->sa.ss_family) {
-	case AF_INET:
-		if (r->sa_len < sizeof(struct sockaddr_in))
-			break;
-		inet_ntop(AF_INET, &((const struct sockaddr_in *)&r->sa)->sin_addr, ip, sizeof(ip));
-		line_add(l, "{inet %s:%u}", ip, ntohs(((const struct sockaddr_in *)&r->sa)->sin_port));
+	decode_sockaddr(r, &a);
+	switch (a.kind) {
+	case ADDR_INET:
+		line_add(l, "{inet %s:%u}", a.ip, a.port);
 		return;
-	case AF_INET6:
-		if (r->sa_len < sizeof(struct sockaddr_in6))
-			break;
-		inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)&r->sa)->sin6_addr, ip, sizeof(ip));
-		line_add(l, "{inet6 [%s]:%u}", ip, ntohs(((const struct sockaddr_in6 *)&r->sa)->sin6_port));
+	case ADDR_INET6:
+		line_add(l, "{inet6 [%s]:%u}", a.ip, a.port);
 		return;
-	case AF_UNIX:
-		name = unix_name(r, &n, &abstract);
-		if (!n && !abstract) {
-			line_add(l, "{unix (unnamed)}");
-			return;
-		}
-		line_add(l, abstract ? "{unix @" : "{unix ");
-		line_quote_n(l, name, n, 0);
+	case ADDR_UNIX_UNNAMED:
+		line_add(l, "{unix (unnamed)}");
+		return;
+	case ADDR_UNIX:
+	case ADDR_UNIX_ABSTRACT:
+		line_add(l, a.kind == ADDR_UNIX_ABSTRACT ? "{unix @" : "{unix ");
+		line_quote_n(l, a.name, a.n, 0);
 		line_add(l, "}");
 		return;
+	case ADDR_OTHER:
+		line_add(l, "{family %u}", a.family);
+		return;
 	}
-	line_add(l, "{family %u}", (unsigned int)r->sa.ss_family);
 }
 
 static void text_arg(struct line *l, const struct record *r, int i)
@@ -347,32 +374,24 @@ static json_t *json_path(const char *s)
 
 static json_t *json_sockaddr(const struct record *r)
 {
-	char ip[INET6_ADDRSTRLEN];
-	bool abstract;
-	size_t n;
-	const char *name;
+	struct address a;
 
-	switch (r->sa.ss_family) {
-	case AF_INET:
-		if (r->sa_len < sizeof(struct sockaddr_in))
-			break;
-		inet_ntop(AF_INET, &((const struct sockaddr_in *)&r->sa)->sin_addr, ip, sizeof(ip));
-		return json_pack("{s:s,s:s,s:i}", "family", "inet", "addr", ip,
-				 "port", ntohs(((const struct sockaddr_in *)&r->sa)->sin_port));
-	case AF_INET6:
-		if (r->sa_len < sizeof(struct sockaddr_in6))
-			break;
-		inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)&r->sa)->sin6_addr, ip, sizeof(ip));
-		return json_pack("{s:s,s:s,s:i}", "family", "inet6", "addr", ip,
-				 "port", ntohs(((const struct sockaddr_in6 *)&r->sa)->sin6_port));
-	case AF_UNIX:
-		name = unix_name(r, &n, &abstract);
-		if (!n && !abstract)
-			return json_pack("{s:s}", "family", "unix");
-		return json_pack("{s:s,s:o}", "family", "unix", abstract ? "abstract" : "path",
-				 json_bytes(name, n));
+	decode_sockaddr(r, &a);
+	switch (a.kind) {
+	case ADDR_INET:
+	case ADDR_INET6:
+		return json_pack("{s:s,s:s,s:i}", "family", a.kind == ADDR_INET ? "inet" : "inet6", "addr", a.ip,
+				 "port", (int)a.port);
+	case ADDR_UNIX_UNNAMED:
+		return json_pack("{s:s}", "family", "unix");
+	case ADDR_UNIX:
+	case ADDR_UNIX_ABSTRACT:
+		return json_pack("{s:s,s:o}", "family", "unix", a.kind == ADDR_UNIX_ABSTRACT ? "abstract" : "path",
+				 json_bytes(a.name, a.n));
+	case ADDR_OTHER:
+		break;
 	}
-	return json_pack("{s:i}", "family", (int)r->sa.ss_family);
+	return json_pack("{s:i}", "family", (int)a.family);
 }
 
 static json_t *json_arg(const struct record *r, int i, json_t *truncated)
