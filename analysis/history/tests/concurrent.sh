@@ -9,27 +9,12 @@
 # Usage: concurrent.sh sqlite|postgresql KNOTIF_HISTORY RUN.json   Exit 0/1/77.
 set -uo pipefail
 backend=$1 hist=$2 a=$3
-here=$(dirname "$0")
 writers=8 rounds=4
-command -v jq >/dev/null || { echo "skip: jq not installed"; exit 77; }
-command -v sqlite3 >/dev/null || { echo "skip: sqlite3 (the CLI) not installed"; exit 77; }
-tmp=$(mktemp -d)
-. "$here/pg.sh"
-pids=()
-# no writer outlives the test
-trap 'for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; wait "$p"; done; pg_stop; rm -rf "$tmp"' EXIT
-[ "$backend" != postgresql ] || pg_start || exit 77
+. "$(dirname "$0")/store.sh"	# its EXIT trap: no writer outlives the test
 rows=$(jq '[.benchmarks[] | select(.run_type == "iteration" and (.error_occurred | not))] | length' "$a")
-fails=0
 
 for round in $(seq "$rounds"); do
-	if [ "$backend" = postgresql ]; then
-		db=$(pg_newdb "round$round") || exit 1
-		q() { pg_sql "round$round" "$1"; }
-	else
-		db=$tmp/round$round.sqlite
-		q() { sqlite3 "$db" "$1"; }
-	fi
+	store "round$round"
 	pids=()
 	for w in $(seq "$writers"); do
 		"$hist" record "$a" --db "$db" >"$tmp/out$w" 2>"$tmp/err$w" &

@@ -10,23 +10,8 @@
 # Usage: fleet.sh sqlite|postgresql BUILD_DIR CI_GATE RUN_A RUN_B   Exit 0/1/77.
 set -uo pipefail
 backend=$1 build=$2 gate=$3 a=$4 b=$5
-here=$(dirname "$0")
-command -v jq >/dev/null || { echo "skip: jq not installed"; exit 77; }
-command -v sqlite3 >/dev/null || { echo "skip: sqlite3 (the CLI) not installed"; exit 77; }
-unset KNOTIF_DB
-tmp=$(mktemp -d)
-. "$here/pg.sh"
-trap 'pg_stop; rm -rf "$tmp"' EXIT
-if [ "$backend" = postgresql ]; then
-	pg_start || exit 77
-	db=$(pg_newdb fleet) || exit 1
-	q() { pg_sql fleet "$1"; }
-else
-	db=$tmp/fleet.sqlite
-	q() { sqlite3 "$db" "$1"; }
-fi
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/store.sh"
+store fleet
 
 # runner-1 records; runner-2, same class, gates against it
 jq '.context.host_name = "runner-1"' "$a" >"$tmp/r1.json"

@@ -13,23 +13,9 @@
 # Usage: history.sh sqlite|postgresql KNOTIF_HISTORY KNOTIF_COMPARE RUN_A RUN_B   Exit 0/1/77.
 set -uo pipefail
 backend=$1 hist=$2 cmp=$3 a=$4 b=$5
-here=$(dirname "$0")
-command -v jq >/dev/null || { echo "skip: jq not installed"; exit 77; }
-command -v sqlite3 >/dev/null || { echo "skip: sqlite3 (the CLI) not installed"; exit 77; }
-unset KNOTIF_DB
-tmp=$(mktemp -d)
-. "$here/pg.sh"
-trap 'pg_stop; rm -rf "$tmp"' EXIT
-if [ "$backend" = postgresql ]; then
-	pg_start || exit 77
-	db=$(pg_newdb h) || exit 1
-	q() { pg_sql h "$1"; }
-else
-	db=$tmp/h.sqlite
-	q() { sqlite3 "$db" "$1"; }
-fi
-fails=0 checks=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/store.sh"
+store h
+checks=0
 expect() {	# LABEL WANT GOT
 	checks=$((checks + 1))
 	[ "$2" = "$3" ] || fail "$1: got '$3', expected '$2'"

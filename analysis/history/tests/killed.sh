@@ -9,24 +9,9 @@
 # Usage: killed.sh sqlite|postgresql KNOTIF_HISTORY RUN.json   Exit 0/1/77.
 set -uo pipefail
 backend=$1 hist=$2 a=$3
-here=$(dirname "$0")
 kills=6
-command -v jq >/dev/null || { echo "skip: jq not installed"; exit 77; }
-command -v sqlite3 >/dev/null || { echo "skip: sqlite3 (the CLI) not installed"; exit 77; }
-tmp=$(mktemp -d)
-. "$here/pg.sh"
-pids=()
-trap 'for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; { wait "$p"; } 2>/dev/null; done; pg_stop; rm -rf "$tmp"' EXIT
-if [ "$backend" = postgresql ]; then
-	pg_start || exit 77
-	db=$(pg_newdb killed) || exit 1
-	q() { pg_sql killed "$1"; }
-else
-	db=$tmp/killed.sqlite
-	q() { sqlite3 "$db" "$1"; }
-fi
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/store.sh"
+store killed
 
 # 20 copies of every benchmark, renamed: 100 benchmarks x 9 repetitions
 jq '.benchmarks = [range(20) as $i | .benchmarks[] | .name = "copy\($i)/" + .name | .run_name = .name]' "$a" >"$tmp/big.json"
