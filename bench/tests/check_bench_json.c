@@ -41,37 +41,48 @@ static void need(json_t *obj, const char *where, const char *key, json_type type
 		problem("%s: \"%s\" has the wrong type", where, key);
 }
 
+/* a key an object must hold, and its type */
+struct field {
+	const char *key;
+	json_type type;
+};
+
+#define NEED_ALL(obj, where, fields) need_all(obj, where, fields, sizeof(fields) / sizeof(*(fields)))
+
+static void need_all(json_t *obj, const char *where, const struct field *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		need(obj, where, f[i].key, f[i].type);
+}
+
 static void check_context(json_t *ctx)
 {
-	static const char *const strings[] = { "date", "host_name", "executable", "library_build_type" };
-	static const char *const kstrings[] = { "version", "git_sha", "kernel_release", "kernel_version",
-						"machine", "cpu_model", "clocksource", "syscall", "counters" };
-	static const char *const kints[] = { "schema_version", "samples_per_repetition", "repetitions",
-					     "timer_ns" };
+	static const struct field gb[] = {
+		{ "date", JSON_STRING }, { "host_name", JSON_STRING }, { "executable", JSON_STRING },
+		{ "library_build_type", JSON_STRING }, { "num_cpus", JSON_INTEGER },
+		{ "mhz_per_cpu", JSON_INTEGER }, { "caches", JSON_ARRAY }, { "load_avg", JSON_ARRAY },
+		{ "json_schema_version", JSON_INTEGER },
+	};
+	static const struct field knotif[] = {
+		{ "version", JSON_STRING }, { "git_sha", JSON_STRING }, { "kernel_release", JSON_STRING },
+		{ "kernel_version", JSON_STRING }, { "machine", JSON_STRING }, { "cpu_model", JSON_STRING },
+		{ "clocksource", JSON_STRING }, { "syscall", JSON_STRING }, { "counters", JSON_STRING },
+		{ "schema_version", JSON_INTEGER }, { "samples_per_repetition", JSON_INTEGER },
+		{ "repetitions", JSON_INTEGER }, { "timer_ns", JSON_INTEGER },
+		{ "command_line", JSON_ARRAY }, { "placements", JSON_OBJECT }, { "floor", JSON_OBJECT },
+	};
 	json_t *k = json_object_get(ctx, "knotif");
 
 	if (!json_is_object(ctx)) {
 		problem("no \"context\" object");
 		return;
 	}
-	for (size_t i = 0; i < sizeof(strings) / sizeof(*strings); i++)
-		need(ctx, "context", strings[i], JSON_STRING);
-	need(ctx, "context", "num_cpus", JSON_INTEGER);
-	need(ctx, "context", "mhz_per_cpu", JSON_INTEGER);
-	need(ctx, "context", "caches", JSON_ARRAY);
-	need(ctx, "context", "load_avg", JSON_ARRAY);
-	need(ctx, "context", "json_schema_version", JSON_INTEGER);
+	NEED_ALL(ctx, "context", gb);
 	if (!json_is_object(k)) {
 		problem("no \"context.knotif\" object");
 		return;
 	}
-	for (size_t i = 0; i < sizeof(kstrings) / sizeof(*kstrings); i++)
-		need(k, "context.knotif", kstrings[i], JSON_STRING);
-	for (size_t i = 0; i < sizeof(kints) / sizeof(*kints); i++)
-		need(k, "context.knotif", kints[i], JSON_INTEGER);
-	need(k, "context.knotif", "command_line", JSON_ARRAY);
-	need(k, "context.knotif", "placements", JSON_OBJECT);
-	need(k, "context.knotif", "floor", JSON_OBJECT);
+	NEED_ALL(k, "context.knotif", knotif);
 	if (!json_is_boolean(json_object_get(k, "mlockall")))
 		problem("context.knotif: \"mlockall\" is not a boolean");
 }
@@ -108,36 +119,29 @@ static void check_floor_ratio(json_t *row, const char *where, json_t *floors)
 
 static void check_row(json_t *row, size_t i, json_t *floors)
 {
-	static const char *const counters[] = { "min", "p50", "p90", "p99", "p999", "max", "stddev",
-						"items_per_second" };
+	/* every row, a skipped run's too (as Google Benchmark writes it): compare.py reads each */
+	static const struct field gb[] = {
+		{ "name", JSON_STRING }, { "run_name", JSON_STRING }, { "run_type", JSON_STRING },
+		{ "family_index", JSON_INTEGER }, { "repetitions", JSON_INTEGER }, { "threads", JSON_INTEGER },
+		{ "iterations", JSON_INTEGER }, { "real_time", JSON_REAL }, { "cpu_time", JSON_REAL },
+		{ "time_unit", JSON_STRING },
+	};
+	static const struct field counters[] = {
+		{ "min", JSON_REAL }, { "p50", JSON_REAL }, { "p90", JSON_REAL }, { "p99", JSON_REAL },
+		{ "p999", JSON_REAL }, { "max", JSON_REAL }, { "stddev", JSON_REAL },
+		{ "items_per_second", JSON_REAL },
+	};
 	char where[256];
 	const char *name = json_string_value(json_object_get(row, "name"));
 	const char *type = json_string_value(json_object_get(row, "run_type"));
 
 	snprintf(where, sizeof(where), "benchmarks[%zu] (%s)", i, name ? name : "?");
-	need(row, where, "name", JSON_STRING);
-	need(row, where, "run_name", JSON_STRING);
-	need(row, where, "run_type", JSON_STRING);
-	need(row, where, "family_index", JSON_INTEGER);
+	NEED_ALL(row, where, gb);
 	if (json_is_true(json_object_get(row, "error_occurred"))) {
-		/* as Google Benchmark writes a skipped run: compare.py reads every one of these */
 		need(row, where, "error_message", JSON_STRING);
-		need(row, where, "repetitions", JSON_INTEGER);
-		need(row, where, "threads", JSON_INTEGER);
-		need(row, where, "iterations", JSON_INTEGER);
-		need(row, where, "real_time", JSON_REAL);
-		need(row, where, "cpu_time", JSON_REAL);
-		need(row, where, "time_unit", JSON_STRING);
 		return;
 	}
-	need(row, where, "repetitions", JSON_INTEGER);
-	need(row, where, "threads", JSON_INTEGER);
-	need(row, where, "iterations", JSON_INTEGER);
-	need(row, where, "real_time", JSON_REAL);
-	need(row, where, "cpu_time", JSON_REAL);
-	need(row, where, "time_unit", JSON_STRING);
-	for (size_t c = 0; c < sizeof(counters) / sizeof(*counters); c++)
-		need(row, where, counters[c], JSON_REAL);
+	NEED_ALL(row, where, counters);
 	check_floor_ratio(row, where, floors);
 	if (type && !strcmp(type, "iteration")) {
 		need(row, where, "repetition_index", JSON_INTEGER);
