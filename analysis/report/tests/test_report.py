@@ -14,7 +14,6 @@ Exit 0 pass, 1 fail, 77 skip (with the reason).
 import html
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -23,26 +22,11 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import chromium  # noqa: E402
+from checks import check, expect_usage_error, failures, skip, slug  # noqa: E402
 BENCH, RUN, REPORT = sys.argv[1:4]
 STRESS = sys.argv[4] if len(sys.argv) > 4 else None
 TRACE = sys.argv[5] if len(sys.argv) > 5 else None
 FILTER = r"^(null|sud|unotif/sync/emulate|ptrace-syscall|pingpong/(pipe|futex))/placement:same$"
-failures = []
-
-
-def skip(why):
-    print("SKIP: " + why)
-    sys.exit(77)
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL: " + what, file=sys.stderr)
-
-
-def slug(s):
-    return re.sub(r"[^A-Za-z0-9]+", "-", s).strip("-").lower()
 
 
 def chromium_dom(page, tmp, screenshot=None):
@@ -62,14 +46,6 @@ def report(args, tmp, name):
         text = f.read()
     check("<script" not in text.lower(), "%s contains a script" % name)
     return out
-
-
-def expect_usage_error(args, what):
-    res = subprocess.run([REPORT] + args, capture_output=True, text=True, timeout=120)
-    lines = res.stderr.strip().splitlines()
-    check(res.returncode == 2, "%s: exit %d, expected 2" % (what, res.returncode))
-    check(len(lines) == 1 and lines[0].startswith("knotif-report: "),
-          "%s: stderr should be one 'knotif-report: ' line, got %r" % (what, res.stderr))
 
 
 def main():
@@ -187,17 +163,17 @@ def main():
         bad_csv = os.path.join(tmp, "bad.csv")
         with open(bad_csv, "w") as f:
             f.write("a,b\n1,2\n")
-        expect_usage_error([os.path.join(tmp, "absent.json")], "missing file")
-        expect_usage_error([bad_json], "not JSON")
-        expect_usage_error([no_rows], "no benchmarks")
-        expect_usage_error([run_json, "--samples", bad_csv], "bad samples header")
-        expect_usage_error([run_json, "--workloads", run_json], "bench JSON as hyperfine JSON")
-        expect_usage_error([run_json, "--bogus"], "unknown flag")
-        expect_usage_error([], "no input")
+        expect_usage_error(REPORT, [os.path.join(tmp, "absent.json")], "missing file")
+        expect_usage_error(REPORT, [bad_json], "not JSON")
+        expect_usage_error(REPORT, [no_rows], "no benchmarks")
+        expect_usage_error(REPORT, [run_json, "--samples", bad_csv], "bad samples header")
+        expect_usage_error(REPORT, [run_json, "--workloads", run_json], "bench JSON as hyperfine JSON")
+        expect_usage_error(REPORT, [run_json, "--bogus"], "unknown flag")
+        expect_usage_error(REPORT, [], "no input")
         # -o a folder: refused before any work, and no FOLDER.tmp left beside it
-        expect_usage_error([run_json, "-o", tmp], "-o a folder")
+        expect_usage_error(REPORT, [run_json, "-o", tmp], "-o a folder")
         check(not os.path.exists(tmp + ".tmp"), "-o DIR left %s.tmp" % tmp)
-        expect_usage_error([run_json, "-o", os.path.join(tmp, "absent", "x.html")], "-o in a missing folder")
+        expect_usage_error(REPORT, [run_json, "-o", os.path.join(tmp, "absent", "x.html")], "-o in a missing folder")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if failures:

@@ -14,7 +14,6 @@ Exit 0 pass, 1 fail, 77 skip (with the reason).
 """
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -23,19 +22,9 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import chromium  # noqa: E402
+from checks import check, expect_usage_error, failures, skip, slug  # noqa: E402
 
 HISTORY, REPORT, RUN_A, RUN_B = sys.argv[1:5]
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL: " + what, file=sys.stderr)
-
-
-def slug(s):
-    return re.sub(r"[^A-Za-z0-9]+", "-", s).strip("-").lower()
 
 
 def history(*args):
@@ -44,18 +33,9 @@ def history(*args):
     return res.stdout
 
 
-def expect_usage_error(args, what):
-    res = subprocess.run([REPORT] + args, capture_output=True, text=True, timeout=120)
-    lines = res.stderr.strip().splitlines()
-    check(res.returncode == 2, "%s: exit %d, expected 2" % (what, res.returncode))
-    check(len(lines) == 1 and lines[0].startswith("knotif-report: "),
-          "%s: stderr should be one 'knotif-report: ' line, got %r" % (what, res.stderr))
-
-
 def main():
     if not shutil.which("chromium"):
-        print("SKIP: chromium not installed (Debian package chromium)")
-        sys.exit(77)
+        skip("chromium not installed (Debian package chromium)")
     tmp = tempfile.mkdtemp(prefix="knotif-trend-test.")
     try:
         db = os.path.join(tmp, "h.sqlite")
@@ -100,10 +80,10 @@ def main():
         bad = os.path.join(tmp, "bad.json")
         with open(bad, "w", encoding="utf-8") as f:
             f.write('{"classes": 3}')
-        expect_usage_error(["--trend", bad], "--trend with a file that is not trend JSON")
-        expect_usage_error(["--trend", os.path.join(tmp, "none.json")], "--trend with a missing file")
-        expect_usage_error(["--trend", trend_json, RUN_A], "--trend and BENCH.json")
-        expect_usage_error([], "neither BENCH.json nor --trend")
+        expect_usage_error(REPORT, ["--trend", bad], "--trend with a file that is not trend JSON")
+        expect_usage_error(REPORT, ["--trend", os.path.join(tmp, "none.json")], "--trend with a missing file")
+        expect_usage_error(REPORT, ["--trend", trend_json, RUN_A], "--trend and BENCH.json")
+        expect_usage_error(REPORT, [], "neither BENCH.json nor --trend")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if failures:

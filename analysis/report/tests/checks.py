@@ -1,0 +1,32 @@
+# SPDX-License-Identifier: GPL-2.0
+"""What the report's tests share: failures gathered by check(), a skip with
+its reason, the slug a page's ids are made of, and knotif-report's
+bad-usage contract (exit 2, one 'knotif-report: ' line)."""
+import re
+import subprocess
+import sys
+
+failures = []
+
+
+def skip(why):
+    print("SKIP: " + why)
+    sys.exit(77)
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL: " + what, file=sys.stderr)
+
+
+def slug(s):
+    return re.sub(r"[^A-Za-z0-9]+", "-", s).strip("-").lower()
+
+
+def expect_usage_error(report, args, what):
+    res = subprocess.run([report] + args, capture_output=True, text=True, timeout=120)
+    lines = res.stderr.strip().splitlines()
+    check(res.returncode == 2, "%s: exit %d, expected 2" % (what, res.returncode))
+    check(len(lines) == 1 and lines[0].startswith("knotif-report: "),
+          "%s: stderr should be one 'knotif-report: ' line, got %r" % (what, res.stderr))
