@@ -286,6 +286,7 @@ int main(int argc, char **argv)
 	struct gate_result r;
 	struct options o;
 	size_t common = 0, regressions, gated;
+	int err = 0;
 
 	knotif_prog = "knotif-compare";
 	parse_args(&o, argc, argv);
@@ -301,11 +302,14 @@ int main(int argc, char **argv)
 			    base.count, o.new, new.count);
 	check_ret(gate_compare(&base, &new, &o.gate, &r), "comparing");
 	warn_config(&base, &new, &o, &r);
+	errno = 0;
 	if (o.format == FORMAT_JSON)
-		check_ret(gate_print_json(stdout, &base, &new, &o.gate, &r), "writing JSON");
+		err = gate_print_json(stdout, &base, &new, &o.gate, &r);
 	else
 		gate_print_console(stdout, &base, &new, &o.gate, &r);
-	fflush(stdout);
+	/* a verdict nobody could read is no pass: a full disk, a closed pipe */
+	if (fflush(stdout) || ferror(stdout) || err)
+		die("writing the comparison: %s", strerror(errno ? errno : EIO));
 	regressions = r.regressions;
 	gated = r.gated;
 	gate_result_free(&r);

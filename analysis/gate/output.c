@@ -127,50 +127,71 @@ static json_t *file_json(const struct gb_file *f)
 			 "git_sha", gb_knotif_str(f, "git_sha"), "date", gb_context_str(f, "date"));
 }
 
+/* one comparison as its JSON row */
+static json_t *comparison_json(const struct comparison *c)
+{
+	static const char *const shown_keys[SHOWN_COUNT] = { "p50", "p99", "real_time" };
+	json_t *row = json_pack("{s:s,s:s}", "name", c->name, "verdict", verdict_name(c->verdict));
+
+	if (c->reps_base || c->reps_new) {
+		json_object_set_new(row, "metric", json_string(gb_figure_key(c->metric)));
+		json_object_set_new(row, "reps_base", json_integer((json_int_t)c->reps_base));
+		json_object_set_new(row, "reps_new", json_integer((json_int_t)c->reps_new));
+		json_object_set_new(row, "base", num(c->base));
+		json_object_set_new(row, "new", num(c->new));
+		json_object_set_new(row, "change", num(c->change));
+		for (int k = 0; k < SHOWN_COUNT; k++)
+			json_object_set_new(row, shown_keys[k], json_pack("{s:o,s:o}",
+				"base", num(c->shown_base[k]), "new", num(c->shown_new[k])));
+	}
+	if (c->have_u) {
+		json_object_set_new(row, "pvalue", num(c->u.pvalue));
+		json_object_set_new(row, "u1", num(c->u.u1));
+		json_object_set_new(row, "utest_method", json_string(c->u.exact ? "exact" : "asymptotic"));
+	}
+	if (c->note[0])
+		json_object_set_new(row, "note", json_string(c->note));
+	return row;
+}
+
+/* [sep] "key": value, or an array's [sep] value (key NULL); the value is taken; -EIO when it cannot be written */
+static int member(FILE *out, const char *sep, const char *key, json_t *v)
+{
+	int err;
+
+	if (key)
+		fprintf(out, "%s\n  \"%s\": ", sep, key);
+	else
+		fprintf(out, "%s\n    ", sep);
+	err = !v || json_dumpf(v, out, JSON_COMPACT | JSON_REAL_PRECISION(12)) ? -EIO : 0;
+	json_decref(v);
+	return err;
+}
+
+/*
+ * The document is written as it is made, one benchmark a line: the output
+ * of 100,000 comparisons is never held whole (knotif-compare keeps the
+ * series, not documents).
+ */
 int gate_print_json(FILE *out, const struct gb_file *base, const struct gb_file *new,
 		    const struct gate_options *o, const struct gate_result *r)
 {
-	static const char *const shown_keys[SHOWN_COUNT] = { "p50", "p99", "real_time" };
-	json_t *doc = json_object(), *rows = json_array();
-	int err;
+	int err = 0;
 
-	json_object_set_new(doc, "base", file_json(base));
-	json_object_set_new(doc, "new", file_json(new));
-	json_object_set_new(doc, "options", json_pack("{s:s,s:o,s:o,s:b}",
+	fputc('{', out);
+	err |= member(out, "", "base", file_json(base));
+	err |= member(out, ",", "new", file_json(new));
+	err |= member(out, ",", "options", json_pack("{s:s,s:o,s:o,s:b}",
 		"metric", gb_figure_key(o->metric), "threshold", num(o->threshold),
 		"alpha", num(o->alpha), "deterministic", o->deterministic));
-	for (size_t i = 0; i < r->count; i++) {
-		const struct comparison *c = &r->c[i];
-		json_t *row = json_pack("{s:s,s:s}", "name", c->name, "verdict", verdict_name(c->verdict));
-
-		if (c->reps_base || c->reps_new) {
-			json_object_set_new(row, "metric", json_string(gb_figure_key(c->metric)));
-			json_object_set_new(row, "reps_base", json_integer((json_int_t)c->reps_base));
-			json_object_set_new(row, "reps_new", json_integer((json_int_t)c->reps_new));
-			json_object_set_new(row, "base", num(c->base));
-			json_object_set_new(row, "new", num(c->new));
-			json_object_set_new(row, "change", num(c->change));
-			for (int k = 0; k < SHOWN_COUNT; k++)
-				json_object_set_new(row, shown_keys[k], json_pack("{s:o,s:o}",
-					"base", num(c->shown_base[k]), "new", num(c->shown_new[k])));
-		}
-		if (c->have_u) {
-			json_object_set_new(row, "pvalue", num(c->u.pvalue));
-			json_object_set_new(row, "u1", num(c->u.u1));
-			json_object_set_new(row, "utest_method",
-					    json_string(c->u.exact ? "exact" : "asymptotic"));
-		}
-		if (c->note[0])
-			json_object_set_new(row, "note", json_string(c->note));
-		json_array_append_new(rows, row);
-	}
-	json_object_set_new(doc, "benchmarks", rows);
-	json_object_set_new(doc, "summary", json_pack("{s:s,s:I,s:I,s:I,s:b}",
+	fprintf(out, ",\n  \"benchmarks\": [");
+	for (size_t i = 0; i < r->count; i++)
+		err |= member(out, i ? "," : "", NULL, comparison_json(&r->c[i]));
+	fprintf(out, "\n  ]");
+	err |= member(out, ",", "summary", json_pack("{s:s,s:I,s:I,s:I,s:b}",
 		"verdict", r->regressions ? "regression" : "pass", "gated", (json_int_t)r->gated,
 		"regressions", (json_int_t)r->regressions, "improvements", (json_int_t)r->improvements,
 		"same_host", r->same_host));
-	err = json_dumpf(doc, out, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) ? -EIO : 0;
-	fputc('\n', out);
-	json_decref(doc);
-	return err;
+	fputs("\n}\n", out);
+	return err || ferror(out) ? -EIO : 0;
 }

@@ -216,6 +216,14 @@ grep -q 'no "benchmarks" array' "$tmp/err" || fail "no benchmarks array: message
 jq '.benchmarks |= map(.name = "other/" + .name | .run_name = "other/" + .run_name)' "$a" >"$tmp/other.json"
 one_line_exit2 "no common benchmarks" "$a" "$tmp/other.json"
 grep -q 'no benchmarks in common' "$tmp/err" || fail "no common benchmarks: message"
+# a verdict that cannot be written is no pass
+for fmt in console json; do
+	checks=$((checks + 1))
+	"$cmp" --format=$fmt "$a" "$a" >/dev/full 2>"$tmp/err"
+	rc=$?
+	[ "$rc" = 1 ] && [ "$(cat "$tmp/err")" = "knotif-compare: writing the comparison: No space left on device" ] ||
+		fail "--format=$fmt into /dev/full: exit $rc, '$(cat "$tmp/err")'"
+done
 one_line_exit2 "bad metric" --metric=bogus "$a" "$b"
 one_line_exit2 "bad threshold" --threshold=-1 "$a" "$b"
 one_line_exit2 "bad alpha" --alpha=2 "$a" "$b"
