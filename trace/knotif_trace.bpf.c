@@ -18,11 +18,13 @@
  *    ptrace() request.
  *  - fentry: the sched source, with queued taken exactly at __seccomp_filter.
  *
- * Per-notification state lives in task local storage of the target (found
- * from current, from a woken task, or from a pid with bpf_task_from_pid()),
- * not in hash maps: a task we do not know has no storage, and every probe
- * leaves after that one lookup. x86-64 only: syscall numbers and pt_regs
- * fields below are that ABI's.
+ * Per-notification state lives in the target's slot of an array indexed by
+ * its thread id (found from current, from a woken task, or from the pid an
+ * event names, in one inlined array lookup: no helper call, no task
+ * reference), with task local storage only for a task whose slot another
+ * live task holds. A task we do not know has no slot, and every probe leaves
+ * after that one lookup. x86-64 only: syscall numbers and pt_regs fields
+ * below are that ABI's.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -65,16 +67,29 @@ const volatile bool have_filter;
 const volatile bool unotif_from_syscalls = true;
 const volatile bool want_ptrace = true;		/* --kinds includes ptrace */
 const volatile bool want_events;		/* --events: a record per notification */
+const volatile __u32 slot_mask = KT_TASK_SLOTS - 1;	/* the slot array's size - 1 (--task-slots) */
 
 extern struct task_struct *bpf_task_from_pid(s32 pid) __ksym;
 extern void bpf_task_release(struct task_struct *p) __ksym;
 
+/* a task's state, at its thread id modulo KT_TASK_SLOTS, while it holds that slot */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, KT_TASK_SLOTS);
+	__type(key, __u32);
+	__type(value, struct kt_task);
+} slots SEC(".maps");
+
+/* the state of a task whose slot was taken: dearer to reach, so looked at only when storage_used */
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, int);
 	__type(value, struct kt_task);
 } tasks SEC(".maps");
+
+/* set (never cleared) before the first task state goes to task storage; user space sets it too */
+bool storage_used;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -176,18 +191,121 @@ static __always_inline bool task_passes(struct task_struct *task, struct kt_task
 	return comm_passes(task);
 }
 
+static __always_inline struct kt_task *slot_of(__u32 tid)
+{
+	__u32 key = tid & slot_mask;
+
+	return bpf_map_lookup_elem(&slots, &key);
+}
+
+/* Thread tid's state when it holds its slot (tid 0, the idle task, never has one). */
+static __always_inline struct kt_task *slot_state(__u32 tid)
+{
+	struct kt_task *st = slot_of(tid);
+
+	return st && tid && st->tid == tid ? st : NULL;
+}
+
 static __always_inline struct kt_task *task_state(struct task_struct *task)
 {
+	struct kt_task *st = slot_state(task->pid);
+
+	if (st || !storage_used)
+		return st;
 	return bpf_task_storage_get(&tasks, task, 0, 0);
 }
 
+/*
+ * The state of the task an event names by pid (the global pid: the
+ * tracepoints' and, assumed, the listener's). Only a task kept in task
+ * storage needs its task_struct, and a reference to it.
+ */
+static __always_inline struct kt_task *pid_state(pid_t pid)
+{
+	struct task_struct *task;
+	struct kt_task *st = slot_state(pid);
+
+	if (st || !storage_used)
+		return st;
+	task = bpf_task_from_pid(pid);
+	if (!task)
+		return NULL;
+	/* the storage outlives the reference: it is freed under RCU, which this program holds */
+	st = bpf_task_storage_get(&tasks, task, 0, 0);
+	bpf_task_release(task);
+	return st;
+}
+
+/*
+ * A task's state from now on: its slot when free (taken atomically: another
+ * CPU may want it for another task), else its task storage.
+ */
 static __always_inline struct kt_task *task_state_new(struct task_struct *task)
 {
-	struct kt_task *st = bpf_task_storage_get(&tasks, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	__u32 tid = task->pid;
+	struct kt_task *st = slot_of(tid);
 
+	if (st && tid) {
+		if (st->tid == tid)
+			return st;
+		if (__sync_val_compare_and_swap(&st->tid, 0, tid) == 0)
+			return st;	/* a freed slot is all zeros */
+	}
+	storage_used = true;
+	st = bpf_task_storage_get(&tasks, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!st)
 		count_other(false);
 	return st;
+}
+
+/* Frees task's slot: every field zeroed before the owner, so that a new owner finds it clean. */
+static __always_inline void slot_free(__u32 tid)
+{
+	struct kt_task *st = slot_state(tid);
+
+	if (!st)
+		return;
+	st->queued = st->sent = st->replied = st->id = 0;
+	st->sup_tgid = st->sup_pid = 0;
+	st->nr = st->last_nr = 0;
+	st->kind = st->flags = st->active = st->tracked = 0;
+	st->interrupted = st->gone = st->supervisor = st->selected = 0;
+	barrier();
+	__sync_fetch_and_and(&st->tid, 0);	/* a full barrier, then free */
+}
+
+/* A slot is freed when its task exits (before its pid can be reused). */
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(on_exit, struct task_struct *p)
+{
+	slot_free(p->pid);
+	return 0;
+}
+
+/*
+ * A thread other than the leader that calls execve() takes the leader's
+ * pid: its state moves to the slot of that pid (the old leader exited and
+ * freed it). Task storage follows the task by itself.
+ */
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(on_exec, struct task_struct *p, pid_t old_pid)
+{
+	struct kt_task *old, *st;
+
+	if (old_pid == p->pid)
+		return 0;
+	old = slot_state(old_pid);
+	if (!old)
+		return 0;
+	st = task_state_new(p);
+	if (st) {
+		st->selected = old->selected;
+		st->supervisor = old->supervisor;
+		st->tracked = old->tracked;
+		st->last_nr = old->last_nr;
+	}
+	slot_free(old_pid);
+	return 0;
 }
 
 /*
@@ -358,15 +476,21 @@ static __always_inline void finish(struct kt_task *st, __u32 tid, struct task_st
  * target that is not (another process, --pid of the supervisor) is still
  * followed.
  */
-static __always_inline struct kt_task *target_state(struct task_struct *task, struct kt_task *sup)
+static __always_inline struct kt_task *target_state(pid_t pid, struct kt_task *sup)
 {
-	struct kt_task *st = task_state(task);
+	struct kt_task *st = pid_state(pid);
+	struct task_struct *task;
 
 	if (st)
 		return st;
 	if (have_filter && !task_passes(bpf_get_current_task_btf(), sup))
 		return NULL;
-	return task_state_new(task);
+	task = bpf_task_from_pid(pid);
+	if (!task)
+		return NULL;
+	st = task_state_new(task);
+	bpf_task_release(task);
+	return st;
 }
 
 /*
@@ -420,22 +544,17 @@ static __always_inline void on_recv(struct task_struct *cur, struct kt_task *sup
 		__u32 pid, flags;
 		__s32 nr;
 	} n;
-	struct task_struct *target;
 	struct kt_task *st;
 
 	if (bpf_probe_read_user(&n, sizeof(n), (void *)uptr))
 		return;
 	/* the listener's pid namespace: the tracer's own is assumed */
-	target = bpf_task_from_pid(n.pid);
-	if (!target)
-		return;
-	st = target_state(target, sup);
+	st = target_state(n.pid, sup);
 	if (st) {
 		mark_sent(st, KT_UNOTIF, n.id, st->nr == n.nr, bpf_ktime_get_ns());
 		st->nr = n.nr;
 		mark_supervisor(cur, sup);
 	}
-	bpf_task_release(target);
 }
 
 /* REPLIED, now. */
@@ -518,7 +637,6 @@ static __always_inline void on_wait4_exit(struct task_struct *cur, struct kt_tas
 					  struct pt_regs *regs, long child)
 {
 	int *ustatus = (int *)regs->si;
-	struct task_struct *target;
 	struct kt_task *st;
 	int status;
 
@@ -526,21 +644,17 @@ static __always_inline void on_wait4_exit(struct task_struct *cur, struct kt_tas
 		return;
 	if ((status & 0xff) != 0x7f)
 		return;		/* not a stop */
-	target = bpf_task_from_pid((s32)child);
-	if (!target)
-		return;
 	if (status >> 8 != (SIGTRAP_ | (PTRACE_EVENT_SECCOMP_ << 8))) {
-		st = task_state(target);
+		st = pid_state((pid_t)child);
 		if (st && !st->active)
 			st->queued = 0;	/* a signal or syscall stop: not ours */
 	} else {
-		st = target_state(target, sup);
+		st = target_state((pid_t)child, sup);
 		if (st) {
 			mark_sent(st, KT_PTRACE, 0, true, bpf_ktime_get_ns());
 			mark_supervisor(cur, sup);
 		}
 	}
-	bpf_task_release(target);
 }
 
 SEC("tp_btf/sys_exit")
@@ -604,11 +718,12 @@ int BPF_PROG(fentry_seccomp_filter, int this_syscall, bool recheck_after_trace)
 /* ---- source tracepoint: seccomp:seccomp_notif_* (kernel/patches/0001) ---- */
 
 /*
- * tp_btf, not raw_tp: bpf_task_from_pid() is for BPF_PROG_TYPE_TRACING.
  * The events in the target's own context (queued, addfd, interrupted,
- * resumed, listener_gone with id 0) use current's storage; received,
- * replied and listener_gone of a closing listener come from the supervisor
- * and name the target by pid.
+ * resumed, listener_gone with id 0) use current's state; received, replied
+ * and listener_gone of a closing listener come from the supervisor and name
+ * the target by pid: its slot, found without a task reference. tp_btf, not
+ * raw_tp: bpf_task_from_pid() (a target in task storage) is for
+ * BPF_PROG_TYPE_TRACING.
  */
 static __always_inline bool tp_same(struct kt_task *st, __u64 id)
 {
@@ -649,39 +764,32 @@ int BPF_PROG(tp_queued, __u64 filter, __u64 id, pid_t pid, int nr)
 SEC("tp_btf/seccomp_notif_received")
 int BPF_PROG(tp_received, __u64 filter, __u64 id, pid_t pid, int nr)
 {
-	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	struct task_struct *target = bpf_task_from_pid(pid);
-	struct kt_task *st;
+	struct kt_task *st = pid_state(pid);
 
-	if (!target)
+	if (!tp_same(st, id))
 		return 0;
-	st = task_state(target);
-	if (tp_same(st, id)) {
-		st->sent = bpf_ktime_get_ns();
+	st->sent = bpf_ktime_get_ns();
+	if (want_events) {	/* only the stream says who received it */
+		__u64 pid_tgid = bpf_get_current_pid_tgid();
+
 		st->sup_tgid = pid_tgid >> 32;
 		st->sup_pid = (__u32)pid_tgid;
-		count(KT_UNOTIF, KT_SENT);
 	}
-	bpf_task_release(target);
+	count(KT_UNOTIF, KT_SENT);
 	return 0;
 }
 
 SEC("tp_btf/seccomp_notif_replied")
 int BPF_PROG(tp_replied, __u64 filter, __u64 id, pid_t pid, int nr, int error, __s64 val, __u32 flags)
 {
-	struct task_struct *target = bpf_task_from_pid(pid);
-	struct kt_task *st;
+	struct kt_task *st = pid_state(pid);
 
-	if (!target)
-		return 0;
-	st = task_state(target);
 	/*
 	 * An ADDFD with FLAG_SEND is traced as addfd, then (kernel/patches
 	 * from issue 10 on) as replied too: the addfd event marked it already.
 	 */
 	if (tp_same(st, id) && !st->replied)
 		mark_replied(st, KT_UNOTIF, flags & NOTIF_FLAG_CONTINUE ? KT_F_CONTINUE : 0);
-	bpf_task_release(target);
 	return 0;
 }
 
@@ -713,7 +821,6 @@ int BPF_PROG(tp_interrupted, __u64 filter, __u64 id, pid_t pid, int nr, int err)
 SEC("tp_btf/seccomp_notif_listener_gone")
 int BPF_PROG(tp_listener_gone, __u64 filter, __u64 id, pid_t pid, int nr)
 {
-	struct task_struct *target;
 	struct kt_task *st;
 
 	if (id == 0) {
@@ -730,13 +837,9 @@ int BPF_PROG(tp_listener_gone, __u64 filter, __u64 id, pid_t pid, int nr)
 		}
 		return 0;
 	}
-	target = bpf_task_from_pid(pid);
-	if (!target)
-		return 0;
-	st = task_state(target);
+	st = pid_state(pid);
 	if (tp_same(st, id))
 		st->gone = 1;
-	bpf_task_release(target);
 	return 0;
 }
 

@@ -57,9 +57,11 @@ static struct options {
 	bool quiet, verbose;
 	bool no_ptrace;			/* --kinds=unotif */
 	unsigned int only_probes;	/* --only-probes: a mask of sched_probe, 0 = all */
+	bool prog_stats;		/* --prog-stats: each program's runs and run time */
+	unsigned int task_slots;	/* --task-slots: the slot array's size, a power of two */
 	int ready_fd;
 	char **command;
-} opt = { .source = CHOOSE_AUTO, .ready_fd = -1 };
+} opt = { .source = CHOOSE_AUTO, .ready_fd = -1, .task_slots = KT_TASK_SLOTS };
 
 static const char *const source_key[KT_SRC_COUNT] = {
 	[KT_SRC_TRACEPOINT] = "tracepoint",
@@ -105,7 +107,7 @@ static const char doc[] =
 "slots are 1/64 of a power of two wide: a quantile is within 0.8% of the\n"
 "sample's (exact below 64 ns); count, min, max and mean are exact.";
 
-enum { OPT_READY_FD = 256, OPT_ONLY_PROBES };
+enum { OPT_READY_FD = 256, OPT_ONLY_PROBES, OPT_PROG_STATS, OPT_TASK_SLOTS };
 
 /* The stock-kernel probes, each of which can be attached alone to measure its cost. */
 static const char *const sched_probe[] = { "sys_exit", "sched_switch", "sched_waking" };
@@ -128,6 +130,12 @@ static const struct argp_option options[] = {
 	{ "ready-fd", OPT_READY_FD, "FD", 0, "Write \"ready\" to FD once attached, then close it", 0 },
 	{ "only-probes", OPT_ONLY_PROBES, "LIST", 0, "Measuring aid: attach only these of sys_exit, "
 	  "sched_switch, sched_waking (counts are then incomplete)", 0 },
+	{ "prog-stats", OPT_PROG_STATS, NULL, 0, "Measuring aid: at the end, each program's runs and "
+	  "mean run time on stderr (kernel BPF run-time stats, on while tracing; they add their own "
+	  "cost)", 0 },
+	{ "task-slots", OPT_TASK_SLOTS, "N", 0, "Testing aid: the slot array holding task state has N "
+	  "slots (a power of two, default 8192); with 1 nearly every task's state goes to task "
+	  "storage", 0 },
 	{ 0 },
 };
 
@@ -216,6 +224,14 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		free(list);
 		break;
 	}
+	case OPT_PROG_STATS:
+		opt.prog_stats = true;
+		break;
+	case OPT_TASK_SLOTS:
+		opt.task_slots = (unsigned int)parse_long("--task-slots", arg, 1, 1 << 22);
+		if (opt.task_slots & (opt.task_slots - 1))
+			usage_error("invalid value for --task-slots: '%s' (not a power of two)", arg);
+		break;
 	case OPT_READY_FD:
 		opt.ready_fd = (int)parse_long("--ready-fd", arg, 0, INT_MAX);
 		if (fcntl(opt.ready_fd, F_GETFL) < 0)
@@ -352,6 +368,34 @@ static void set_autoload(struct knotif_trace_bpf *skel, int source)
 	}
 }
 
+/*
+ * --prog-stats: what each loaded program cost, from the kernel's own BPF
+ * run-time stats (the time inside the program, its helpers included; not
+ * the tracepoint's dispatch to it). Under QEMU -icount a ns is an
+ * instruction.
+ */
+static void print_prog_stats(const struct knotif_trace_bpf *skel, FILE *out)
+{
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, skel->obj) {
+		struct bpf_prog_info info = { 0 };
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(prog);
+
+		if (fd < 0)
+			continue;	/* not loaded: another source's or an unneeded attachment */
+		if (bpf_obj_get_info_by_fd(fd, &info, &len)) {
+			fprintf(out, "# prog-stats: %s: %s\n", bpf_program__name(prog), strerror(errno));
+			continue;
+		}
+		fprintf(out, "# prog-stats: %-16s %12llu runs %14llu ns %10.1f ns/run\n",
+			bpf_program__name(prog), (unsigned long long)info.run_cnt,
+			(unsigned long long)info.run_time_ns,
+			info.run_cnt ? (double)info.run_time_ns / (double)info.run_cnt : 0.0);
+	}
+}
+
 static int handle_event(void *ctx, void *data, size_t len)
 {
 	struct report *r = ctx;
@@ -366,37 +410,53 @@ static int handle_event(void *ctx, void *data, size_t len)
 #endif
 
 /*
- * Thread tid joins the traced tree: its task storage, made through a pidfd
- * (the map's key from user space), says selected; what it forks inherits
- * that in the fork probe.
+ * Thread tid joins the traced tree: its state says selected; what it forks
+ * inherits that in the fork probe. Before the programs are attached nothing
+ * else writes the slots, and tid gets its slot when it is free; otherwise
+ * (attached, or the slot another thread's) its task storage, made through a
+ * pidfd (the map's key from user space), and the programs are told to look
+ * there.
  */
-static int select_thread(int tasks_fd, pid_t tid)
+static int select_thread(struct knotif_trace_bpf *skel, pid_t tid, bool attached)
 {
+	int slots_fd = bpf_map__fd(skel->maps.slots), fd, err = 0;
 	struct kt_task st = { .selected = 1 };
-	int fd = (int)syscall(SYS_pidfd_open, tid, 0), err = 0;
+	__u32 key = (__u32)tid & (opt.task_slots - 1);
+	struct kt_task cur;
 
+	if (bpf_map_lookup_elem(slots_fd, &key, &cur))
+		return -errno;
+	if (cur.tid == (unsigned long long)tid)
+		return 0;	/* selected already */
+	if (!attached && !cur.tid) {
+		st.tid = (unsigned long long)tid;
+		return bpf_map_update_elem(slots_fd, &key, &st, BPF_ANY) ? -errno : 0;
+	}
+	fd = (int)syscall(SYS_pidfd_open, tid, 0);
 	if (fd < 0 && errno == EINVAL)	/* not a thread-group leader */
 		fd = (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
 	if (fd < 0)
 		return -errno;
-	if (bpf_map_update_elem(tasks_fd, &fd, &st, BPF_NOEXIST) && errno != EEXIST)
+	skel->bss->storage_used = true;
+	if (bpf_map_update_elem(bpf_map__fd(skel->maps.tasks), &fd, &st, BPF_NOEXIST) && errno != EEXIST)
 		err = -errno;
 	close(fd);
 	return err;
 }
 
 /*
- * Every thread of --pid's process, after the fork probe is attached (a
- * thread made meanwhile by one already selected is selected there). Twice:
- * one made by a thread not yet selected shows up in the second listing.
+ * Every thread of --pid's process: before the programs are attached (their
+ * slots), and again after the fork probe is (a thread made meanwhile by one
+ * already selected is selected there; one made by a thread not yet
+ * selected shows up in the second listing).
  */
-static int select_process(int tasks_fd, pid_t pid)
+static int select_process(struct knotif_trace_bpf *skel, pid_t pid, bool attached)
 {
 	char path[64];
 	int selected = 0, err = 0;
 
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	for (int pass = 0; pass < 2; pass++) {
+	for (int pass = 0; pass < (attached ? 2 : 1); pass++) {
 		DIR *d = opendir(path);
 		struct dirent *de;
 
@@ -408,7 +468,7 @@ static int select_process(int tasks_fd, pid_t pid)
 
 			if (tid <= 0)
 				continue;
-			e = select_thread(tasks_fd, tid);
+			e = select_thread(skel, tid, attached);
 			if (!e)
 				selected++;
 			else if (e != -ESRCH && !err)
@@ -420,10 +480,12 @@ static int select_process(int tasks_fd, pid_t pid)
 }
 
 /*
- * COMMAND's process joins the traced tree before it runs, so everything it
- * forks (a benchmark's supervisor and target) is followed too.
+ * COMMAND's process, made before the programs are attached and held until
+ * start_command(): it joins the traced tree before it runs, so everything
+ * it forks (a benchmark's supervisor and target) is followed too. A tracer
+ * that gives up closes *go: the child exits without running COMMAND.
  */
-static pid_t start_command(char **argv, int tasks_fd)
+static pid_t fork_command(char **argv, struct knotif_trace_bpf *skel, int *go_fd)
 {
 	pid_t pid, tracer = getpid();
 	int go[2], err;
@@ -444,19 +506,30 @@ static pid_t start_command(char **argv, int tasks_fd)
 		_exit(127);
 	}
 	close(go[0]);
-	if (pid > 0) {
-		err = select_thread(tasks_fd, pid);
-		if (err) {
-			fprintf(stderr, "%s: following %s: %s\n", knotif_prog, argv[0], strerror(-err));
-			close(go[1]);
-			waitpid(pid, NULL, 0);
-			return -1;
-		}
-		if (write(go[1], "g", 1) != 1)
-			pid = -1;
+	if (pid < 0) {
+		close(go[1]);
+		return -1;
 	}
-	close(go[1]);
+	err = select_thread(skel, pid, false);
+	if (err) {
+		fprintf(stderr, "%s: following %s: %s\n", knotif_prog, argv[0], strerror(-err));
+		close(go[1]);
+		waitpid(pid, NULL, 0);
+		errno = -err;
+		return -1;
+	}
+	*go_fd = go[1];
 	return pid;
+}
+
+/* COMMAND runs (everything is attached). */
+static int start_command(int *go_fd)
+{
+	int err = write(*go_fd, "g", 1) == 1 ? 0 : -1;
+
+	close(*go_fd);
+	*go_fd = -1;
+	return err;
 }
 
 /* The per-CPU maps, summed: what the kernel side has aggregated so far. */
@@ -644,7 +717,7 @@ int main(int argc, char **argv)
 	FILE *out = stdout, *summary_file = NULL;
 	int64_t deadline = 0, next_interval = 0;
 	pid_t child = 0;
-	int err = 0, source, status;
+	int err = 0, source, status, stats_fd = -1, go_fd = -1;
 
 	knotif_prog = "knotif-trace";
 	argp_err_exit_status = EXIT_USAGE;	/* argp's own usage errors exit 2 too */
@@ -693,6 +766,8 @@ int main(int argc, char **argv)
 	skel->rodata->have_filter = opt.pid || opt.command || opt.comm[0];
 	skel->rodata->want_ptrace = !opt.no_ptrace;
 	skel->rodata->want_events = opt.events != NULL;
+	skel->rodata->slot_mask = opt.task_slots - 1;
+	bpf_map__set_max_entries(skel->maps.slots, opt.task_slots);
 	if (!opt.events)	/* never written: the smallest ring there is */
 		bpf_map__set_max_entries(skel->maps.events, (__u32)sysconf(_SC_PAGESIZE));
 	set_autoload(skel, source);
@@ -710,6 +785,34 @@ int main(int argc, char **argv)
 		err = EXIT_UNSUPPORTED;
 		goto cleanup;
 	}
+	/* the traced tree's first tasks take their slots while no program can */
+	if (opt.pid) {
+		err = select_process(skel, opt.pid, false);
+		if (err) {
+			fprintf(stderr, "%s: --pid %d: %s\n", knotif_prog, opt.pid,
+				err == -ESRCH ? "no such process" : strerror(-err));
+			err = 1;
+			goto cleanup;
+		}
+	}
+	if (opt.command) {
+		child = fork_command(opt.command, skel, &go_fd);
+		if (child < 0) {
+			fprintf(stderr, "%s: starting %s: %s\n", knotif_prog, opt.command[0], strerror(errno));
+			child = 0;
+			err = 1;
+			goto cleanup;
+		}
+	}
+	if (opt.prog_stats) {
+		stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+		if (stats_fd < 0) {
+			fprintf(stderr, "%s: unsupported: --prog-stats: enabling BPF run-time stats: %s\n",
+				knotif_prog, strerror(errno));
+			err = EXIT_UNSUPPORTED;
+			goto cleanup;
+		}
+	}
 	err = knotif_trace_bpf__attach(skel);
 	if (err) {
 		fprintf(stderr, "%s: unsupported: attaching the %s probes: %s\n", knotif_prog,
@@ -718,7 +821,7 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 	if (opt.pid) {
-		err = select_process(bpf_map__fd(skel->maps.tasks), opt.pid);
+		err = select_process(skel, opt.pid, true);
 		if (err) {
 			fprintf(stderr, "%s: --pid %d: %s\n", knotif_prog, opt.pid,
 				err == -ESRCH ? "no such process" : strerror(-err));
@@ -758,8 +861,7 @@ int main(int argc, char **argv)
 		close(opt.ready_fd);
 	}
 	if (opt.command) {
-		child = start_command(opt.command, bpf_map__fd(skel->maps.tasks));
-		if (child < 0) {
+		if (start_command(&go_fd)) {
 			fprintf(stderr, "%s: starting %s: %s\n", knotif_prog, opt.command[0], strerror(errno));
 			err = 1;
 			goto cleanup;
@@ -823,6 +925,8 @@ int main(int argc, char **argv)
 		fprintf(out, "\n# the whole run:\n");
 	report_print(snap, out, !opt.quiet);
 	print_warnings(out, snap);
+	if (opt.prog_stats)
+		print_prog_stats(skel, stderr);
 	if (opt.summary) {
 		json_t *s = summary_json(&opt, source, &sp, snap);
 
@@ -835,6 +939,8 @@ int main(int argc, char **argv)
 	}
 
 cleanup:
+	if (go_fd >= 0)
+		close(go_fd);	/* COMMAND never started: it exits */
 	if (child > 0) {
 		kill(child, SIGTERM);
 		waitpid(child, NULL, 0);
@@ -849,6 +955,8 @@ cleanup:
 	}
 	ring_buffer__free(rb);
 	knotif_trace_bpf__destroy(skel);
+	if (stats_fd >= 0)
+		close(stats_fd);
 	free(snap);
 	free(prev);
 	free(delta);

@@ -19,6 +19,7 @@ expect 2 "unrecognized option" "$kt" --no-such-flag
 expect 2 "invalid value for --kinds" "$kt" --kinds=ptrace
 expect 2 "invalid value for --interval" "$kt" -i 0
 expect 2 "invalid value for --only-probes" "$kt" --only-probes=sys_enter
+expect 2 "invalid value for --task-slots" "$kt" --task-slots=3
 expect 2 "cannot write --summary=/nonexistent/s.json" "$kt" -j /nonexistent/s.json -d 0.1
 expect 2 "cannot write --events=/nonexistent/e.csv" "$kt" -e /nonexistent/e.csv -d 0.1
 [ "$(id -u)" = 0 ] || { echo "SKIP: the rest needs root (loading BPF programs)"; exit 77; }

@@ -4,7 +4,8 @@
 # Makefile.kernel) under QEMU with static knotif-trace and notif-driver, and
 # check that knotif-trace picks the seccomp tracepoints by itself and counts
 # every transition of the driver's notifications exactly; then the same with
-# --source=sched, and with the seccomp tracepoints alone (--kinds=unotif).
+# --source=sched, with the seccomp tracepoints alone (--kinds=unotif), and
+# with the task state in task storage (--task-slots=1).
 # Skips (77) without QEMU or a patched bzImage. BZIMAGE= picks the kernel.
 set -u
 src=${TRACE_SRC:?}/..
@@ -41,7 +42,8 @@ import json, re, sys
 log = open(sys.argv[1], errors="replace").read().replace("\r", "")
 want = json.loads(re.search(r'^\{"queued".*\}$', log, re.M).group(0))
 errors = []
-for marker, source in (("SUMMARY", "tracepoint"), ("SCHED", "sched"), ("UNOTIF", "tracepoint")):
+for marker, source in (("SUMMARY", "tracepoint"), ("SCHED", "sched"), ("UNOTIF", "tracepoint"),
+                       ("STORAGE", "tracepoint")):
     status = re.search(rf"KNOTIF-{'TRACE' if marker == 'SUMMARY' else marker}-STATUS (\d+)", log)
     if not status or status.group(1) != "0":
         errors.append(f"{source}: knotif-trace failed in the guest")
@@ -63,7 +65,7 @@ for marker, source in (("SUMMARY", "tracepoint"), ("SCHED", "sched"), ("UNOTIF",
         for k in ("no_queue_stamp", "reply_unseen"):
             if t[k]:
                 errors.append(f"{source}: {k} {t[k]}, want 0: the kernel's own events miss nothing")
-    print(f"{source} on {s['kernel_release']}: {t}")
+    print(f"{marker} ({source}) on {s['kernel_release']}: {t}")
 for e in errors:
     print(f"FAIL: {e}")
 sys.exit(1 if errors else 0)
