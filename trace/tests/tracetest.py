@@ -14,6 +14,7 @@ import tempfile
 KNOTIF_TRACE = os.environ.get("KNOTIF_TRACE", "")
 KNOTIF_BENCH = os.environ.get("KNOTIF_BENCH", "")
 NOTIF_DRIVER = os.environ.get("NOTIF_DRIVER", "")
+THREAD_EXEC = os.environ.get("THREAD_EXEC", "")
 TRACE_SRC = os.environ.get("TRACE_SRC", os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
