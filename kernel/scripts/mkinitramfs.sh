@@ -37,6 +37,6 @@ for b in "$@"; do
 done
 
 (cd "$root" && find . -print0 | LC_ALL=C sort -z |
-	cpio --null -o -H newc --quiet --reproducible) | gzip -1 > "$out.tmp"
-mv "$out.tmp" "$out"
+	cpio --null -o -H newc --quiet --reproducible) | gzip -1 > "$out.tmp.$$"
+mv "$out.tmp.$$" "$out"	# one temporary per writer: make targets run at once (vm-bench, bisect-build) share the image
 echo "  INITRD  $out ($(du -k "$out" | cut -f1) KiB: $(ls "$root/knotif/bin" | tr '\n' ' '))"
