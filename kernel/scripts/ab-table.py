@@ -104,7 +104,13 @@ def main():
     if a.patched_config and os.path.exists(a.patched_config):
         with open(a.patched_config) as f:
             opts = [l.strip() for l in f if l.startswith("CONFIG_")]
-    out.append("- both kernels: `kernel/configs/base.config` on tinyconfig; patched adds "
+    base = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "configs", "base.config")
+    with open(base) as f:
+        base_opts = {l.strip() for l in f if l.startswith("CONFIG_")}
+    built = [w for o, w in (("CONFIG_CC_OPTIMIZE_FOR_PERFORMANCE=y", "-O2"),
+                            ("CONFIG_JUMP_LABEL=y", "jump labels")) if o in base_opts]
+    out.append("- both kernels: `kernel/configs/base.config` on tinyconfig"
+               + (f" ({', '.join(built)}, as distributions build)" if built else "") + "; patched adds "
                + (", ".join(f"`{o}`" for o in opts) if opts else "nothing")
                + "; no tracepoint is enabled in the guest during the runs")
     out.append("")
