@@ -22,7 +22,12 @@ rm -rf "$out"
 mkdir -p "$out"
 
 append="console=ttyS0 quiet panic=-1 nokaslr knotif.mode=$mode"
-qargs=(-accel "$ACCEL" -m "$VM_MEM" -nographic -no-reboot
+# TCG: one host thread for all vCPUs. With one thread per vCPU, a jump label
+# patched on one vCPU (a tracepoint enabled by the selftests) was once seen
+# by another as a bare int3: "Oops: int3" in ttwu_do_activate (bisect prefix 6).
+accel=$ACCEL
+[ "$ACCEL" = tcg ] && accel="tcg,thread=single"
+qargs=(-accel "$accel" -m "$VM_MEM" -nographic -no-reboot
 	-kernel "$kernel" -initrd "$initrd"
 	-serial mon:stdio -serial "file:$out/ttyS1.txt"
 )
