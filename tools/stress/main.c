@@ -302,9 +302,9 @@ static void parse_args(struct options *o, int argc, char **argv)
 		usage_error("--kill needs --target-kind=processes: SIGKILL ends a whole process");
 	for (int i = 0; i < strategy_count(); i++)
 		if (o->strat[i] && strategy_at(i)->emulate_only &&
-		    (o->base.reply != REPLY_EMULATE || o->base.toctou || o->base.listener_death))
-			usage_error("--strategy=%s answers emulating replies only: no --reply=continue, "
-				    "--toctou or --listener-death", strategy_at(i)->name);
+		    (o->base.reply != REPLY_EMULATE || o->base.toctou))
+			usage_error("--strategy=%s answers emulating replies only: no --reply=continue "
+				    "or --toctou", strategy_at(i)->name);
 	if (o->npending && (o->base.signals || o->base.kill || o->base.listener_death || o->base.toctou ||
 			    o->duration_given))
 		usage_error("--pending runs alone: no fault flags, no --duration");

@@ -161,6 +161,25 @@ static __attribute__((noreturn)) void die_now(struct supervisor *s)
 	_exit(0);	/* waiting targets get ENOSYS */
 }
 
+void death_hold(struct sup_thread *t)
+{
+	if (t->sup->c->listener_death)
+		pthread_rwlock_rdlock(&t->sup->death_lock);
+}
+
+void death_release(struct sup_thread *t, int ret)
+{
+	struct supervisor *s = t->sup;
+
+	if (!s->c->listener_death)
+		return;
+	pthread_rwlock_unlock(&s->death_lock);
+	/* the thread that sends the reply half the run needed dies at once, never starved */
+	if (ret >= 0 && s->c->requests &&
+	    __atomic_load_n(&s->m->sh->sent_total, __ATOMIC_RELAXED) >= s->m->sh->death_after)
+		die_now(s);
+}
+
 struct target_slot *take_notification(struct sup_thread *t, const struct seccomp_notif *req, int64_t *seq)
 {
 	struct supervisor *s = t->sup;
@@ -184,13 +203,24 @@ const struct config *supervisor_config(const struct sup_thread *t)
 	return t->sup->c;
 }
 
+static int answer(struct sup_thread *t, int fd, const struct seccomp_notif *req)
+{
+	int64_t seq;
+	struct target_slot *target = take_notification(t, req, &seq);
+	int idx;
+
+	if (!target)
+		return -EPROTO;
+	idx = (int)(target - t->sup->m->t);
+	if (t->sup->c->toctou)
+		return answer_toctou(t, fd, target, idx, seq);
+	return reply(t, fd, target, stress_expect(idx, seq));
+}
+
 int serve_one(struct sup_thread *t, int fd)
 {
 	struct supervisor *s = t->sup;
 	const struct seccomp_notif *req = t->buf.req;
-	struct target_slot *target;
-	uint64_t idx;
-	int64_t seq;
 	int ret = notif_recv(fd, &t->buf);
 
 	t->slot->syscalls++;
@@ -204,22 +234,9 @@ int serve_one(struct sup_thread *t, int fd)
 	}
 	if (ret)
 		return stress_fail(s->m, "SECCOMP_IOCTL_NOTIF_RECV: %s", strerror(-ret));
-	target = take_notification(t, req, &seq);
-	if (!target)
-		return -EPROTO;
-	idx = (uint64_t)(target - s->m->t);
-	if (s->c->listener_death)
-		pthread_rwlock_rdlock(&s->death_lock);
-	if (s->c->toctou)
-		ret = answer_toctou(t, fd, target, (int)idx, seq);
-	else
-		ret = reply(t, fd, target, stress_expect((int)idx, seq));
-	if (s->c->listener_death) {
-		pthread_rwlock_unlock(&s->death_lock);
-		/* the thread that sends the reply half the run needed dies at once, never starved */
-		if (s->c->requests && __atomic_load_n(&s->m->sh->sent_total, __ATOMIC_RELAXED) >= s->m->sh->death_after)
-			die_now(s);
-	}
+	death_hold(t);
+	ret = answer(t, fd, req);
+	death_release(t, ret);
 	return ret;
 }
 

@@ -47,6 +47,15 @@ int serve_one(struct sup_thread *t, int fd);
  */
 struct target_slot *take_notification(struct sup_thread *t, const struct seccomp_notif *req, int64_t *seq);
 int account_reply(struct sup_thread *t, struct target_slot *target, int ret);
+/*
+ * --listener-death: between death_hold() (right after a notification was
+ * received) and death_release() (once its reply is counted) the supervisor
+ * does not leave, so the threads' and the targets' books agree; release
+ * leaves the process once half the run's replies are out (ret: the serve
+ * step's result). Both do nothing without --listener-death.
+ */
+void death_hold(struct sup_thread *t);
+void death_release(struct sup_thread *t, int ret);
 /* The run's configuration. */
 const struct config *supervisor_config(const struct sup_thread *t);
 /* poll(fd, 0): 1 when the listener hung up (no task uses its filter any more). */
@@ -69,7 +78,7 @@ struct strategy {
 	int (*probe)(char *why, size_t len);
 	/* per-target topology: one thread per listener, whatever --threads says */
 	bool thread_per_listener;
-	/* answers emulating replies only: no --reply=continue, --toctou, --listener-death */
+	/* answers emulating replies only: no --reply=continue, --toctou */
 	bool emulate_only;
 };
 

@@ -7,7 +7,9 @@
  * two per notification. A write stops at the first reply whose target is
  * gone (ENOENT): that one is counted, and the rest is written again.
  * read() returns 0 once no task uses the filter: the thread is done.
- * Emulating replies only (no --reply=continue, --toctou, --listener-death).
+ * Emulating replies only (no --reply=continue, --toctou). With
+ * --listener-death the process may leave between two batches, never inside
+ * one: what a batch read is counted with its replies.
  * The thread CPU time inside read() and write() is counted apart: what is
  * left of the supervisor's time per notification is its own work, and the
  * write() share holds the wake-up of each target, which no batch removes.
@@ -66,9 +68,9 @@ static int serve(struct sup_thread *t)
 	char *buf;
 	int fd = t->fds[0], ret = 0;
 
-	if (c->reply != REPLY_EMULATE || c->toctou || c->listener_death)
+	if (c->reply != REPLY_EMULATE || c->toctou)
 		return stress_fail(t->m, "rw-batch answers emulating replies only "
-				   "(no --reply=continue, --toctou or --listener-death)");
+				   "(no --reply=continue or --toctou)");
 	buf = calloc(BATCH, rsz);
 	if (!buf)
 		return -ENOMEM;
@@ -90,12 +92,14 @@ static int serve(struct sup_thread *t)
 			break;
 		}
 		k = (int)(n / (ssize_t)rsz);
+		death_hold(t);
 		for (int i = 0; i < k; i++) {
 			const struct seccomp_notif *req = (const void *)(buf + (size_t)i * rsz);
 			int64_t seq;
 
 			target[i] = take_notification(t, req, &seq);
 			if (!target[i]) {
+				death_release(t, -EPROTO);
 				ret = -EPROTO;
 				goto out;
 			}
@@ -105,6 +109,7 @@ static int serve(struct sup_thread *t)
 		}
 		record_batch(t->slot, k);
 		ret = reply_all(t, fd, resp, target, k);
+		death_release(t, ret);
 		if (ret < 0)
 			break;
 		ret = 0;
