@@ -8,7 +8,8 @@
 # Exits non-zero on any "not ok", a missing end marker (crash, hang, timeout)
 # or a non-zero guest status. Bench JSON (guest ttyS1) is split into OUTDIR.
 #
-# Environment: QEMU, ACCEL (tcg|kvm), VM_TIMEOUT (s), VM_MEM, VM_CPUS,
+# Environment: QEMU, ACCEL (tcg|kvm), VM_TIMEOUT (s, the whole guest),
+# VM_TEST_TIMEOUT (s, each test program or stress run inside it), VM_MEM, VM_CPUS,
 # BENCH_SAMPLES, BENCH_REPS.
 set -euo pipefail
 
@@ -22,9 +23,16 @@ rm -rf "$out"
 mkdir -p "$out"
 
 append="console=ttyS0 quiet panic=-1 nokaslr knotif.mode=$mode"
-# TCG: one host thread for all vCPUs. With one thread per vCPU, a jump label
-# patched on one vCPU (a tracepoint enabled by the selftests) was once seen
-# by another as a bare int3: "Oops: int3" in ttwu_do_activate (bisect prefix 6).
+# per test program and knotif-stress run inside the guest (the init's default: 600 s)
+[ -n "${VM_TEST_TIMEOUT:-}" ] && append+=" knotif.timeout=$VM_TEST_TIMEOUT"
+# TCG: one host thread for all vCPUs. With one thread per vCPU (MTTCG) a
+# jump label patched on one vCPU is sometimes executed by another as the
+# int3 of text_poke_bp() after the patch finished: "Oops: int3" with the
+# final bytes at RIP, which the sync IPIs rule out on hardware. It hit
+# bisect prefix 6 once (ttwu_do_activate); the stock kernel does the same
+# within 50 toggles of sched:sched_wakeup while the other vCPU wakes tasks
+# (3 runs of 3, ttwu_do_activate and __schedule), and never with
+# thread=single: QEMU's, not the series'.
 accel=$ACCEL
 [ "$ACCEL" = tcg ] && accel="tcg,thread=single"
 qargs=(-accel "$accel" -m "$VM_MEM" -nographic -no-reboot

@@ -125,7 +125,7 @@ static bool wait_ready(const struct config *c, struct stress_mem *m, struct proc
 				return false;
 			}
 		}
-		if (m->sh->failed) {
+		if (__atomic_load_n(&m->sh->failed, __ATOMIC_ACQUIRE)) {
 			fail(r, m, "setup failed (%d of %d ready)", m->sh->ready, want);
 			return false;
 		}
@@ -152,7 +152,7 @@ static bool wait_targets(const struct config *c, struct stress_mem *m, struct pr
 			m->sh->stop = 1;
 		if (wait_proc(p, 1, left_ms < 20 ? (int)(left_ms > 0 ? left_ms : 0) : 20))
 			return true;
-		if (m->sh->failed) {
+		if (__atomic_load_n(&m->sh->failed, __ATOMIC_ACQUIRE)) {
 			fail(r, m, "a run party failed");
 			return false;
 		}

@@ -55,11 +55,13 @@ int stress_fail(struct stress_mem *m, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (__atomic_exchange_n(&m->sh->failed, 1, __ATOMIC_ACQ_REL))
+	if (__atomic_exchange_n(&m->sh->fail_claimed, 1, __ATOMIC_ACQ_REL))
 		return -EPROTO;
 	va_start(ap, fmt);
 	vsnprintf(m->sh->error, sizeof(m->sh->error), fmt, ap);
 	va_end(ap);
+	/* published after the reason: whoever sees failed reads all of it */
+	__atomic_store_n(&m->sh->failed, 1, __ATOMIC_RELEASE);
 	return -EPROTO;
 }
 
@@ -104,17 +106,23 @@ int count_fds(void)
 	return n - 1;	/* the directory's own descriptor */
 }
 
+/*
+ * One sleep until go or the deadline (FUTEX_WAIT_BITSET: an absolute
+ * CLOCK_MONOTONIC time). No periodic wake-ups: a thousand targets waking
+ * every 100 ms starved the spawner still forking them (a debug kernel took
+ * over ten minutes to start 1000).
+ */
 int go_wait(struct stress_mem *m)
 {
-	while (!__atomic_load_n(&m->sh->go, __ATOMIC_ACQUIRE)) {
-		int64_t left = m->sh->go_deadline_ns - now_ns();
-		struct timespec slice = { 0, 100000000 };	/* short waits: the deadline is checked often */
+	struct timespec deadline = {
+		.tv_sec = m->sh->go_deadline_ns / NSEC_PER_SEC,
+		.tv_nsec = m->sh->go_deadline_ns % NSEC_PER_SEC,
+	};
 
-		if (left <= 0)
-			return -ETIMEDOUT;
-		if (left < slice.tv_nsec)
-			slice.tv_nsec = (long)left;
-		syscall(SYS_futex, &m->sh->go, FUTEX_WAIT, 0, &slice, NULL, 0);
+	while (!__atomic_load_n(&m->sh->go, __ATOMIC_ACQUIRE)) {
+		if (syscall(SYS_futex, &m->sh->go, FUTEX_WAIT_BITSET, 0, &deadline, NULL,
+			    FUTEX_BITSET_MATCH_ANY) && errno == ETIMEDOUT)
+			return __atomic_load_n(&m->sh->go, __ATOMIC_ACQUIRE) ? 0 : -ETIMEDOUT;
 	}
 	return 0;
 }

@@ -97,7 +97,8 @@ struct stress_shared {
 	int32_t listeners;
 	volatile int32_t sup_died;	/* --listener-death: the supervisor left on purpose */
 	int32_t sup_fds_before, sup_fds_after;
-	int32_t failed;
+	int32_t failed;			/* set once error holds the first failure's reason */
+	int32_t fail_claimed;		/* the first stress_fail() writes error; the others return */
 	int64_t go_ns;
 	int64_t go_deadline_ns;		/* past it nobody waits for go any more (the run's --timeout) */
 	int64_t sent_total;		/* --listener-death: replies sent so far */
