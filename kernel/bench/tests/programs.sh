@@ -1,0 +1,42 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# kernel/bench's programs on the host: the rows vm-bench reads are there
+# with exact counts (unotif-roundtrip's target checks every reply and exits
+# non-zero on a wrong one; wake-cost wakes exactly --tasks sleepers a call),
+# and bad usage is exit 2 with one line.
+set -euo pipefail
+roundtrip=$1 wake=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+"$roundtrip" --samples=200 --benchmark_repetitions=2 --benchmark_out="$tmp/rt.json" >/dev/null
+"$wake" --samples=20 --benchmark_repetitions=2 --tasks=8 --benchmark_out="$tmp/wake.json" >/dev/null
+/usr/bin/python3 - "$tmp/rt.json" "$tmp/wake.json" <<'PY'
+import json, sys
+rt = json.load(open(sys.argv[1]))["benchmarks"]
+for name in ("syscall/getppid/native/placement:same", "unotif/ioctl/emulate/placement:same"):
+    reps = [b for b in rt if b["name"] == name and b["run_type"] == "iteration"]
+    assert len(reps) == 2, f"{name}: {len(reps)} repetitions, want 2"
+    assert all(b["iterations"] == 200 and b["p50"] > 0 for b in reps), f"{name}: {reps}"
+wake = json.load(open(sys.argv[2]))["benchmarks"]
+none = [b for b in wake if b["name"] == "futex/wake-none/placement:same" and b["run_type"] == "iteration"]
+eight = [b for b in wake if b["name"] == "futex/wake-8/placement:same" and b["run_type"] == "iteration"]
+assert len(none) == 2 and len(eight) == 2, wake
+assert all(b["tasks_woken_per_call"] == 8 for b in eight), [b["tasks_woken_per_call"] for b in eight]
+assert all(b["cpu_time"] > 0 for b in none + eight), wake
+PY
+
+refused() {
+	local out rc=0
+	out=$("$@" 2>&1 >/dev/null) || rc=$?
+	[ "$rc" -eq 2 ] || { echo "FAIL: $* exited $rc, want 2"; exit 1; }
+	[ -n "$out" ] || { echo "FAIL: $* said nothing"; exit 1; }
+}
+refused "$wake" --tasks=0
+refused "$wake" --tasks=1025
+refused "$wake" --samples=0
+refused "$wake" --bogus
+refused "$wake" --benchmark_out="$tmp/no/such/dir/x.json"
+refused "$roundtrip" --samples=0
+refused "$roundtrip" --benchmark_repetitions=101
+echo "ok: unotif-roundtrip and wake-cost rows, exact counts, bad usage refused"
