@@ -25,6 +25,18 @@ unsigned long long hist_slot_width(unsigned int i)
 	return octave ? 1ULL << (octave - 1) : 1;
 }
 
+void hist_from_kernel(struct kt_hist *dst, const struct kt_khist *src)
+{
+	dst->count = 0;
+	for (unsigned int i = 0; i < KT_HIST_SLOTS; i++) {
+		dst->slot[i] = src->slot[i];
+		dst->count += src->slot[i];
+	}
+	dst->sum = src->sum;
+	dst->max = src->max;
+	dst->min = dst->count ? ~src->min_inv : 0;
+}
+
 void hist_merge(struct kt_hist *dst, const struct kt_hist *src)
 {
 	if (!src->count)

@@ -17,6 +17,9 @@
 unsigned long long hist_slot_lo(unsigned int i);
 unsigned long long hist_slot_width(unsigned int i);
 
+/* dst = one CPU's histogram as the kernel side keeps it (count and min derived). */
+void hist_from_kernel(struct kt_hist *dst, const struct kt_khist *src);
+
 /* dst += src (count, sum and slots added; min and max combined). */
 void hist_merge(struct kt_hist *dst, const struct kt_hist *src);
 

@@ -98,11 +98,12 @@ struct {
 	__type(value, struct kt_counts);
 } counts SEC(".maps");
 
+/* every phase of a kind on a CPU in one value (key cpu * KT_KIND_COUNT + kind) */
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, KT_KIND_COUNT * KT_PHASE_COUNT);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, KT_KIND_COUNT);	/* user space: possible CPUs * KT_KIND_COUNT */
 	__type(key, __u32);
-	__type(value, struct kt_hist);
+	__type(value, struct kt_phases);
 } hists SEC(".maps");
 
 /* --events only; user space shrinks it to one page otherwise */
@@ -121,16 +122,36 @@ struct {
 /*
  * Counters may be bumped from a wake-up in interrupt context on top of a
  * probe of the same CPU: atomic adds keep them exact. The histograms are
- * written only at the target's own syscall exit (process context,
- * preemption off), so plain stores suffice there.
+ * written only at the target's own syscall exit or resumed event (process
+ * context, preemption off: a tracepoint's), on this CPU's value, so plain
+ * stores suffice there.
  */
-static __always_inline void count(int kind, int t)
+static __always_inline struct kt_counts *counts_here(void)
 {
 	__u32 zero = 0;
-	struct kt_counts *c = bpf_map_lookup_elem(&counts, &zero);
 
+	return bpf_map_lookup_elem(&counts, &zero);
+}
+
+static __always_inline void count_in(struct kt_counts *c, int kind, int t)
+{
 	if (c && kind >= 0 && kind < KT_KIND_COUNT && t >= 0 && t < KT_TRANSITION_COUNT)
 		__sync_fetch_and_add(&c->n[kind][t], 1);
+}
+
+static __always_inline void count(int kind, int t)
+{
+	count_in(counts_here(), kind, t);
+}
+
+/*
+ * The tracepoint source counts a notification's queued, sent and replied
+ * moments when it ends (finish(): the moments' stamps say which were seen),
+ * in the one counter access finish() makes anyway, not one per event.
+ */
+static __always_inline bool counted_at_end(int kind)
+{
+	return kind == KT_UNOTIF && !unotif_from_syscalls;
 }
 
 static __always_inline void count_other(bool dropped)
@@ -146,19 +167,14 @@ static __always_inline void count_other(bool dropped)
 		__sync_fetch_and_add(&c->state_unavailable, 1);
 }
 
-static __always_inline void hist_add(int kind, int phase, __u64 v)
+static __always_inline void hist_add(struct kt_khist *h, __u64 v)
 {
-	__u32 key = kind * KT_PHASE_COUNT + phase;
-	struct kt_hist *h = bpf_map_lookup_elem(&hists, &key);
 	__u64 slot = kt_slot(v);
 
-	if (!h)
-		return;
-	if (!h->count || v < h->min)
-		h->min = v;
+	if (~v > h->min_inv)
+		h->min_inv = ~v;
 	if (v > h->max)
 		h->max = v;
-	h->count++;
 	h->sum += v;
 	barrier_var(slot);
 	if (slot >= KT_HIST_SLOTS)
@@ -411,40 +427,53 @@ static __always_inline void emit(struct kt_task *st, __u32 tid, struct task_stru
 			   BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
 }
 
-/* A resumed notification's phases, into the histograms (the same rules as trace_report.c's). */
+/* A resumed notification's phases, into this CPU's histograms (the same rules as trace_report.c's). */
 static __always_inline void add_phases(struct kt_task *st, __u64 now)
 {
 	__s64 qw = span(st->queued, st->sent), th = span(st->sent, st->replied);
 	__s64 wk = span(st->replied, now);
-	int kind = st->kind == KT_PTRACE ? KT_PTRACE : KT_UNOTIF;
+	__u32 key = bpf_get_smp_processor_id() * KT_KIND_COUNT +
+		    (st->kind == KT_PTRACE ? KT_PTRACE : KT_UNOTIF);
+	struct kt_phases *p = bpf_map_lookup_elem(&hists, &key);
 
+	if (!p)
+		return;
 	if (qw >= 0)
-		hist_add(kind, KT_PH_QUEUE_WAIT, qw);
+		hist_add(&p->ph[KT_PH_QUEUE_WAIT], qw);
 	if (th >= 0)
-		hist_add(kind, KT_PH_THINK, th);
+		hist_add(&p->ph[KT_PH_THINK], th);
 	if (wk >= 0)
-		hist_add(kind, KT_PH_WAKE, wk);
+		hist_add(&p->ph[KT_PH_WAKE], wk);
 	if (qw >= 0 && th >= 0 && wk >= 0)
-		hist_add(kind, KT_PH_ROUND_TRIP, now - st->queued);
+		hist_add(&p->ph[KT_PH_ROUND_TRIP], now - st->queued);
 }
 
 /* The target leaves a call that a supervisor received: counted, its phases added, state reset. */
 static __always_inline void finish(struct kt_task *st, __u32 tid, struct task_struct *task, long ret,
 				   __u64 now)
 {
+	struct kt_counts *c = counts_here();
 	int outcome;
 
+	if (counted_at_end(st->kind)) {
+		if (st->queued)
+			count_in(c, KT_UNOTIF, KT_QUEUED);
+		if (st->sent)
+			count_in(c, KT_UNOTIF, KT_SENT);
+		if (st->replied)
+			count_in(c, KT_UNOTIF, KT_REPLIED);
+	}
 	if (st->interrupted || interrupted_ret(ret)) {
 		outcome = KT_OUT_INTERRUPTED;
 		if (st->replied)
 			st->flags |= KT_F_REPLY_LOST;
-		count(st->kind, KT_INTERRUPTED);
+		count_in(c, st->kind, KT_INTERRUPTED);
 	} else if (st->gone || (!st->replied && ret == -ENOSYS_)) {
 		outcome = KT_OUT_ENOSYS;
-		count(st->kind, KT_ENOSYS);
+		count_in(c, st->kind, KT_ENOSYS);
 	} else if (st->replied) {
 		outcome = KT_OUT_RESUMED;
-		count(st->kind, KT_RESUMED);
+		count_in(c, st->kind, KT_RESUMED);
 		add_phases(st, now);
 	} else if (st->kind == KT_UNOTIF) {
 		/*
@@ -455,13 +484,13 @@ static __always_inline void finish(struct kt_task *st, __u32 tid, struct task_st
 		 */
 		outcome = KT_OUT_RESUMED;
 		st->flags |= KT_F_REPLY_UNSEEN;
-		count(st->kind, KT_REPLIED);
-		count(st->kind, KT_REPLY_UNSEEN);
-		count(st->kind, KT_RESUMED);
+		count_in(c, st->kind, KT_REPLIED);
+		count_in(c, st->kind, KT_REPLY_UNSEEN);
+		count_in(c, st->kind, KT_RESUMED);
 		add_phases(st, now);	/* the queue wait, if seen */
 	} else {
 		outcome = KT_OUT_UNEXPLAINED;
-		count(st->kind, KT_UNEXPLAINED);
+		count_in(c, st->kind, KT_UNEXPLAINED);
 	}
 	emit(st, tid, task, ret, now, outcome);
 	st->last_nr = st->nr;
@@ -562,7 +591,8 @@ static __always_inline void mark_replied(struct kt_task *st, int kind, __u8 flag
 {
 	st->replied = bpf_ktime_get_ns();
 	st->flags |= flags;
-	count(kind, KT_REPLIED);
+	if (!counted_at_end(kind))
+		count(kind, KT_REPLIED);
 }
 
 static __always_inline bool resumes(long req)
@@ -757,8 +787,7 @@ int BPF_PROG(tp_queued, __u64 filter, __u64 id, pid_t pid, int nr)
 	st->active = 1;
 	st->tracked = 1;
 	st->interrupted = st->gone = 0;
-	count(KT_UNOTIF, KT_QUEUED);
-	return 0;
+	return 0;	/* counted when it ends */
 }
 
 SEC("tp_btf/seccomp_notif_received")
@@ -775,8 +804,7 @@ int BPF_PROG(tp_received, __u64 filter, __u64 id, pid_t pid, int nr)
 		st->sup_tgid = pid_tgid >> 32;
 		st->sup_pid = (__u32)pid_tgid;
 	}
-	count(KT_UNOTIF, KT_SENT);
-	return 0;
+	return 0;	/* counted when it ends */
 }
 
 SEC("tp_btf/seccomp_notif_replied")

@@ -532,19 +532,20 @@ static int start_command(int *go_fd)
 	return err;
 }
 
-/* The per-CPU maps, summed: what the kernel side has aggregated so far. */
+/* The per-CPU counts and histograms, summed: what the kernel side has aggregated so far. */
 static int read_snapshot(const struct knotif_trace_bpf *skel, struct trace_snapshot *s)
 {
 	int ncpu = libbpf_num_possible_cpus();
 	struct kt_counts *c;
-	struct kt_hist *h;
+	struct kt_phases *h;
+	struct kt_hist one;
 	__u32 key = 0;
 	int err = 0;
 
 	if (ncpu <= 0)
 		return ncpu ? ncpu : -EINVAL;
 	c = calloc((size_t)ncpu, sizeof(*c));
-	h = calloc((size_t)ncpu, sizeof(*h));
+	h = calloc(1, sizeof(*h));
 	memset(s, 0, sizeof(*s));
 	if (!c || !h) {
 		err = -ENOMEM;
@@ -561,15 +562,17 @@ static int read_snapshot(const struct knotif_trace_bpf *skel, struct trace_snaps
 		s->c.events_dropped += c[cpu].events_dropped;
 		s->c.state_unavailable += c[cpu].state_unavailable;
 	}
-	for (int k = 0; k < KT_KIND_COUNT; k++) {
-		for (int p = 0; p < KT_PHASE_COUNT; p++) {
-			key = (__u32)(k * KT_PHASE_COUNT + p);
+	for (int cpu = 0; cpu < ncpu; cpu++) {
+		for (int k = 0; k < KT_KIND_COUNT; k++) {
+			key = (__u32)(cpu * KT_KIND_COUNT + k);
 			if (bpf_map_lookup_elem(bpf_map__fd(skel->maps.hists), &key, h)) {
 				err = -errno;
 				goto out;
 			}
-			for (int cpu = 0; cpu < ncpu; cpu++)
-				hist_merge(&s->h[k][p], &h[cpu]);
+			for (int p = 0; p < KT_PHASE_COUNT; p++) {
+				hist_from_kernel(&one, &h->ph[p]);
+				hist_merge(&s->h[k][p], &one);
+			}
 		}
 	}
 out:
@@ -768,6 +771,9 @@ int main(int argc, char **argv)
 	skel->rodata->want_events = opt.events != NULL;
 	skel->rodata->slot_mask = opt.task_slots - 1;
 	bpf_map__set_max_entries(skel->maps.slots, opt.task_slots);
+	if (libbpf_num_possible_cpus() > 0)	/* else read_snapshot() says why */
+		bpf_map__set_max_entries(skel->maps.hists,
+					 (__u32)libbpf_num_possible_cpus() * KT_KIND_COUNT);
 	if (!opt.events)	/* never written: the smallest ring there is */
 		bpf_map__set_max_entries(skel->maps.events, (__u32)sysconf(_SC_PAGESIZE));
 	set_autoload(skel, source);

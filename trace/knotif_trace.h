@@ -86,7 +86,29 @@ struct kt_counts {
 #define KT_MAX_EXP	40
 #define KT_HIST_SLOTS	((KT_MAX_EXP - KT_SUB_BITS + 1) * KT_SUB + 1)
 
-/* One per kind and phase, one copy per CPU (key kind * KT_PHASE_COUNT + phase). */
+/*
+ * A phase's histogram as the kernel side keeps it: what a value costs there
+ * is a slot increment, its sum and two compares. The number of values is
+ * the sum of the slots, and min is kept complemented (the largest ~v), so
+ * that the zeroed map needs no "first value?" test: both are derived when
+ * read (hist_from_kernel()).
+ */
+struct kt_khist {
+	unsigned long long sum, max, min_inv;	/* ns; min = ~min_inv when a slot is not 0 */
+	unsigned long long slot[KT_HIST_SLOTS];
+};
+
+/*
+ * All phases of one kind on one CPU, so that a finished notification looks
+ * up one value for its four histograms: an array value per CPU and kind
+ * (key cpu * KT_KIND_COUNT + kind), not a per-CPU array (whose values may
+ * not exceed 32 KiB; these are about 72 KiB).
+ */
+struct kt_phases {
+	struct kt_khist ph[KT_PHASE_COUNT];
+};
+
+/* A phase's histogram read back (over CPUs, or between two reads): count and min made explicit. */
 struct kt_hist {
 	unsigned long long count, sum, min, max;	/* ns; min and max valid when count */
 	unsigned long long slot[KT_HIST_SLOTS];
