@@ -127,22 +127,27 @@ static const unsigned char kt_log2_byte[256] = {
 };
 
 /*
- * floor(log2(v)) for v > 0: BPF has no count-leading-zeros. Three halvings
- * and a byte table: the kernel side runs this for every phase of every
- * notification, and the table costs a third of the instructions of three
- * more halvings.
+ * floor(log2(v)) for v > 0: BPF has no count-leading-zeros. Up to three
+ * halvings and a byte table: the kernel side runs this for every phase of
+ * every notification, and the table costs a third of the instructions of
+ * three more halvings. A value below 2^16 ns (65 µs: most phases of a
+ * round trip) takes one test and at most one halving. 64-bit throughout,
+ * as kt_slot(): a 32-bit value costs BPF two shifts each time it meets a
+ * 64-bit one.
  */
-static inline unsigned int kt_log2(unsigned long long v)
+static inline unsigned long long kt_log2(unsigned long long v)
 {
-	unsigned int r = 0;
+	unsigned long long r = 0;
 
-	if (v >> 32) {
-		v >>= 32;
-		r = 32;
-	}
 	if (v >> 16) {
-		v >>= 16;
-		r += 16;
+		if (v >> 32) {
+			v >>= 32;
+			r = 32;
+		}
+		if (v >> 16) {
+			v >>= 16;
+			r += 16;
+		}
 	}
 	if (v >> 8) {
 		v >>= 8;
@@ -151,16 +156,16 @@ static inline unsigned int kt_log2(unsigned long long v)
 	return r + kt_log2_byte[v & 0xff];
 }
 
-static inline unsigned int kt_slot(unsigned long long v)
+static inline unsigned long long kt_slot(unsigned long long v)
 {
-	unsigned int e;
+	unsigned long long e;
 
 	if (v < KT_SUB)
-		return (unsigned int)v;
+		return v;
 	e = kt_log2(v);
 	if (e >= KT_MAX_EXP)
 		return KT_HIST_SLOTS - 1;
-	return ((e - KT_SUB_BITS + 1) << KT_SUB_BITS) + (unsigned int)(v >> (e - KT_SUB_BITS)) - KT_SUB;
+	return ((e - KT_SUB_BITS + 1) << KT_SUB_BITS) + (v >> (e - KT_SUB_BITS)) - KT_SUB;
 }
 
 /* One finished notification (--events only); a time is 0 when that moment was not seen. */
