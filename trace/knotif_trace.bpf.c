@@ -68,6 +68,8 @@ const volatile bool unotif_from_syscalls = true;
 const volatile bool want_ptrace = true;		/* --kinds includes ptrace */
 const volatile bool want_events;		/* --events: a record per notification */
 const volatile __u32 slot_mask = KT_TASK_SLOTS - 1;	/* the slot array's size - 1 (--task-slots) */
+/* --empty-programs, a measuring aid: each per-event probe returns at once, what is left is its dispatch */
+const volatile bool return_at_once;
 
 extern struct task_struct *bpf_task_from_pid(s32 pid) __ksym;
 extern void bpf_task_release(struct task_struct *p) __ksym;
@@ -363,7 +365,7 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 {
 	struct kt_task *st;
 
-	if (!(prev_state & TASK_SLEEPING))
+	if (return_at_once || !(prev_state & TASK_SLEEPING))
 		return 0;
 	st = sched_state(prev);
 	if (st)
@@ -649,9 +651,13 @@ static __always_inline void on_wake_target(struct task_struct *cur, struct task_
 SEC("tp_btf/sched_waking")
 int BPF_PROG(on_waking, struct task_struct *p)
 {
-	struct task_struct *cur = bpf_get_current_task_btf();
-	struct kt_task *st = sched_state(cur);
+	struct task_struct *cur;
+	struct kt_task *st;
 
+	if (return_at_once)
+		return 0;
+	cur = bpf_get_current_task_btf();
+	st = sched_state(cur);
 	if (!st)
 		return 0;
 	/* a supervisor wakes its target to reply; a target wakes its supervisor */
@@ -690,10 +696,15 @@ static __always_inline void on_wait4_exit(struct task_struct *cur, struct kt_tas
 SEC("tp_btf/sys_exit")
 int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 {
-	struct task_struct *cur = bpf_get_current_task_btf();
-	long nr = (long)regs->orig_ax;
-	struct kt_task *st = task_state(cur);
+	struct task_struct *cur;
+	struct kt_task *st;
+	long nr;
 
+	if (return_at_once)
+		return 0;
+	cur = bpf_get_current_task_btf();
+	nr = (long)regs->orig_ax;
+	st = task_state(cur);
 	if (nr == NR_ioctl && unotif_from_syscalls) {
 		unsigned int cmd = (unsigned int)regs->si;
 
@@ -735,9 +746,13 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 SEC("fentry/__seccomp_filter")
 int BPF_PROG(fentry_seccomp_filter, int this_syscall, bool recheck_after_trace)
 {
-	struct task_struct *cur = bpf_get_current_task_btf();
-	struct kt_task *st = sched_state(cur);
+	struct task_struct *cur;
+	struct kt_task *st;
 
+	if (return_at_once)
+		return 0;
+	cur = bpf_get_current_task_btf();
+	st = sched_state(cur);
 	if (st && !st->active && !recheck_after_trace && task_passes(cur, st)) {
 		st->queued = bpf_ktime_get_ns();
 		st->nr = this_syscall;
@@ -774,8 +789,11 @@ static __always_inline struct kt_task *tp_current(void)
 SEC("tp_btf/seccomp_notif_queued")
 int BPF_PROG(tp_queued, __u64 filter, __u64 id, pid_t pid, int nr)
 {
-	struct kt_task *st = tp_current();
+	struct kt_task *st;
 
+	if (return_at_once)
+		return 0;
+	st = tp_current();
 	if (!st)
 		return 0;
 	st->queued = bpf_ktime_get_ns();
@@ -793,8 +811,11 @@ int BPF_PROG(tp_queued, __u64 filter, __u64 id, pid_t pid, int nr)
 SEC("tp_btf/seccomp_notif_received")
 int BPF_PROG(tp_received, __u64 filter, __u64 id, pid_t pid, int nr)
 {
-	struct kt_task *st = pid_state(pid);
+	struct kt_task *st;
 
+	if (return_at_once)
+		return 0;
+	st = pid_state(pid);
 	if (!tp_same(st, id))
 		return 0;
 	st->sent = bpf_ktime_get_ns();
@@ -810,7 +831,11 @@ int BPF_PROG(tp_received, __u64 filter, __u64 id, pid_t pid, int nr)
 SEC("tp_btf/seccomp_notif_replied")
 int BPF_PROG(tp_replied, __u64 filter, __u64 id, pid_t pid, int nr, int error, __s64 val, __u32 flags)
 {
-	struct kt_task *st = pid_state(pid);
+	struct kt_task *st;
+
+	if (return_at_once)
+		return 0;
+	st = pid_state(pid);
 
 	/*
 	 * An ADDFD with FLAG_SEND is traced as addfd, then (kernel/patches
@@ -824,8 +849,11 @@ int BPF_PROG(tp_replied, __u64 filter, __u64 id, pid_t pid, int nr, int error, _
 SEC("tp_btf/seccomp_notif_addfd")
 int BPF_PROG(tp_addfd, __u64 filter, __u64 id, pid_t pid, int nr, int fd, __u32 flags)
 {
-	struct kt_task *st = task_state(bpf_get_current_task_btf());
+	struct kt_task *st;
 
+	if (return_at_once)
+		return 0;
+	st = task_state(bpf_get_current_task_btf());
 	if (!tp_same(st, id))
 		return 0;
 	count(KT_UNOTIF, KT_ADDFD);
@@ -839,8 +867,11 @@ int BPF_PROG(tp_addfd, __u64 filter, __u64 id, pid_t pid, int nr, int fd, __u32 
 SEC("tp_btf/seccomp_notif_interrupted")
 int BPF_PROG(tp_interrupted, __u64 filter, __u64 id, pid_t pid, int nr, int err)
 {
-	struct kt_task *st = task_state(bpf_get_current_task_btf());
+	struct kt_task *st;
 
+	if (return_at_once)
+		return 0;
+	st = task_state(bpf_get_current_task_btf());
 	if (tp_same(st, id))
 		st->interrupted = 1;
 	return 0;
@@ -851,6 +882,8 @@ int BPF_PROG(tp_listener_gone, __u64 filter, __u64 id, pid_t pid, int nr)
 {
 	struct kt_task *st;
 
+	if (return_at_once)
+		return 0;
 	if (id == 0) {
 		/* no listener at all, in the target's own context: no queued event came */
 		st = tp_current();
@@ -874,9 +907,13 @@ int BPF_PROG(tp_listener_gone, __u64 filter, __u64 id, pid_t pid, int nr)
 SEC("tp_btf/seccomp_notif_resumed")
 int BPF_PROG(tp_resumed, __u64 filter, __u64 id, pid_t pid, int nr, int error, __s64 val, bool cont)
 {
-	struct task_struct *cur = bpf_get_current_task_btf();
-	struct kt_task *st = task_state(cur);
+	struct task_struct *cur;
+	struct kt_task *st;
 
+	if (return_at_once)
+		return 0;
+	cur = bpf_get_current_task_btf();
+	st = task_state(cur);
 	if (!tp_same(st, id))
 		return 0;
 	finish(st, cur->pid, cur, error ? error : val, bpf_ktime_get_ns());

@@ -58,6 +58,7 @@ static struct options {
 	bool no_ptrace;			/* --kinds=unotif */
 	unsigned int only_probes;	/* --only-probes: a mask of sched_probe, 0 = all */
 	bool prog_stats;		/* --prog-stats: each program's runs and run time */
+	bool empty_programs;		/* --empty-programs: every probe returns at once */
 	unsigned int task_slots;	/* --task-slots: the slot array's size, a power of two */
 	int ready_fd;
 	char **command;
@@ -107,7 +108,7 @@ static const char doc[] =
 "slots are 1/64 of a power of two wide: a quantile is within 0.8% of the\n"
 "sample's (exact below 64 ns); count, min, max and mean are exact.";
 
-enum { OPT_READY_FD = 256, OPT_ONLY_PROBES, OPT_PROG_STATS, OPT_TASK_SLOTS };
+enum { OPT_READY_FD = 256, OPT_ONLY_PROBES, OPT_PROG_STATS, OPT_TASK_SLOTS, OPT_EMPTY_PROGRAMS };
 
 /* The stock-kernel probes, each of which can be attached alone to measure its cost. */
 static const char *const sched_probe[] = { "sys_exit", "sched_switch", "sched_waking" };
@@ -133,6 +134,8 @@ static const struct argp_option options[] = {
 	{ "prog-stats", OPT_PROG_STATS, NULL, 0, "Measuring aid: at the end, each program's runs and "
 	  "mean run time on stderr (kernel BPF run-time stats, on while tracing; they add their own "
 	  "cost)", 0 },
+	{ "empty-programs", OPT_EMPTY_PROGRAMS, NULL, 0, "Measuring aid: every probe is attached but "
+	  "returns at once (nothing is counted): the cost left is the probes' dispatch", 0 },
 	{ "task-slots", OPT_TASK_SLOTS, "N", 0, "Testing aid: the slot array holding task state has N "
 	  "slots (a power of two, default 8192); with 1 nearly every task's state goes to task "
 	  "storage", 0 },
@@ -226,6 +229,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	}
 	case OPT_PROG_STATS:
 		opt.prog_stats = true;
+		break;
+	case OPT_EMPTY_PROGRAMS:
+		opt.empty_programs = true;
 		break;
 	case OPT_TASK_SLOTS:
 		opt.task_slots = (unsigned int)parse_long("--task-slots", arg, 1, 1 << 22);
@@ -770,6 +776,7 @@ int main(int argc, char **argv)
 	skel->rodata->want_ptrace = !opt.no_ptrace;
 	skel->rodata->want_events = opt.events != NULL;
 	skel->rodata->slot_mask = opt.task_slots - 1;
+	skel->rodata->return_at_once = opt.empty_programs;
 	bpf_map__set_max_entries(skel->maps.slots, opt.task_slots);
 	if (libbpf_num_possible_cpus() > 0)	/* else read_snapshot() says why */
 		bpf_map__set_max_entries(skel->maps.hists,
@@ -856,6 +863,9 @@ int main(int argc, char **argv)
 	if (opt.only_probes)
 		fprintf(out, "# measuring: only some probes attached (--only-probes): counts and phases "
 			"are incomplete\n");
+	if (opt.empty_programs)
+		fprintf(out, "# measuring: every probe returns at once (--empty-programs): nothing is "
+			"counted\n");
 	if (opt.pid || opt.command || opt.comm[0])
 		fprintf(out, "# filter:%s%.0d%s%s%s\n", opt.pid ? " pid " : "", opt.pid,
 			opt.command ? " COMMAND and its children" : "", opt.comm[0] ? " comm " : "",

@@ -133,4 +133,14 @@ with tmpdir() as d:
     c.true(f"--interval printed sections ({len(resumed)})", len(resumed) >= 1)
     c.eq("the whole run's resumed", whole, [20000])
     c.true(f"intervals' resumed {resumed} add up to at most 20000", sum(resumed) <= 20000)
+
+    # --empty-programs (a measuring aid): attached, the driver runs, nothing is counted, and
+    # the output says why
+    p = run([KNOTIF_TRACE, "-q", "--empty-programs", "-j", summary, "--", NOTIF_DRIVER,
+             "50", "1", "1"])
+    c.eq("--empty-programs exit status", p.returncode, 0)
+    if p.returncode == 0:
+        t1 = json.load(open(summary))["kinds"]["unotif"]["transitions"]
+        c.eq("--empty-programs: nothing counted", sum(t1.values()), 0)
+        c.true("--empty-programs says so", "# measuring: every probe returns at once" in p.stdout)
 c.done()
