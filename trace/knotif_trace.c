@@ -340,6 +340,31 @@ static int choose_source(struct source_probe *sp)
 	return -1;
 }
 
+/* --empty-programs: each probe chosen to load gives its place to its empty twin. */
+static void set_autoload_empty(struct knotif_trace_bpf *skel)
+{
+	struct bpf_program *twin[][2] = {
+		{ skel->progs.tp_queued, skel->progs.empty_queued },
+		{ skel->progs.tp_received, skel->progs.empty_received },
+		{ skel->progs.tp_replied, skel->progs.empty_replied },
+		{ skel->progs.tp_addfd, skel->progs.empty_addfd },
+		{ skel->progs.tp_interrupted, skel->progs.empty_interrupted },
+		{ skel->progs.tp_listener_gone, skel->progs.empty_listener_gone },
+		{ skel->progs.tp_resumed, skel->progs.empty_resumed },
+		{ skel->progs.on_sys_exit, skel->progs.empty_sys_exit },
+		{ skel->progs.on_switch, skel->progs.empty_switch },
+		{ skel->progs.on_waking, skel->progs.empty_waking },
+		{ skel->progs.fentry_seccomp_filter, skel->progs.empty_seccomp_filter },
+	};
+
+	for (size_t i = 0; i < sizeof(twin) / sizeof(twin[0]); i++) {
+		bool load = bpf_program__autoload(twin[i][0]);
+
+		bpf_program__set_autoload(twin[i][0], load && !opt.empty_programs);
+		bpf_program__set_autoload(twin[i][1], load && opt.empty_programs);
+	}
+}
+
 /* Only the chosen source's programs load; the others keep their twins out. */
 static void set_autoload(struct knotif_trace_bpf *skel, int source)
 {
@@ -372,6 +397,7 @@ static void set_autoload(struct knotif_trace_bpf *skel, int source)
 		for (size_t i = 0; i < N_SCHED_PROBES; i++)
 			bpf_program__set_autoload(prog[i], opt.only_probes & (1U << i));
 	}
+	set_autoload_empty(skel);
 }
 
 /*
@@ -776,7 +802,6 @@ int main(int argc, char **argv)
 	skel->rodata->want_ptrace = !opt.no_ptrace;
 	skel->rodata->want_events = opt.events != NULL;
 	skel->rodata->slot_mask = opt.task_slots - 1;
-	skel->rodata->return_at_once = opt.empty_programs;
 	bpf_map__set_max_entries(skel->maps.slots, opt.task_slots);
 	if (libbpf_num_possible_cpus() > 0)	/* else read_snapshot() says why */
 		bpf_map__set_max_entries(skel->maps.hists,
