@@ -39,10 +39,25 @@ grep '^verdict:' "$tmp/same"
 
 # 2. a real 2x slowdown of the unotif round trip: fail, on that benchmark only
 # (an ASan build's runtime must otherwise come first of all libraries: the shim is preloaded before it)
-ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 \
-LD_PRELOAD=$shim KNOTIF_SEND_SLOWDOWN=1.0 "$gate" --build "$build" --baseline "$tmp/base.json" \
-	--out "$tmp/slow.json" >"$tmp/slow" 2>&1
+slowed() {
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 \
+	LD_PRELOAD=$shim KNOTIF_SEND_SLOWDOWN=1.0 "$gate" --build "$build" --baseline "$tmp/base.json" \
+		--out "$tmp/slow.json" >"$tmp/slow" 2>&1
+}
+slowed
 rc=$?
+# The gate calls a ratio it cannot confirm by p50 "unconfirmed" (the two runs'
+# conditions differed: the load moved between them). That is no verdict on
+# the slowdown: take the baseline and the slowed run once more, back to back.
+if [ "$rc" = 0 ] && grep -qE "^$UNOTIF .* unconfirmed$" "$tmp/slow"; then
+	echo "retry: $UNOTIF unconfirmed, the load moved between baseline and slowed run:"
+	grep -E "^$UNOTIF " "$tmp/slow"
+	"$gate" --build "$build" --update-baseline --baseline "$tmp/base.json" >"$tmp/out" 2>&1 ||
+		{ cat "$tmp/out"; echo "FAIL: ci-gate --update-baseline (retry)"; exit 1; }
+	p50=$(jq --arg n "$UNOTIF" '[.benchmarks[] | select(.name == $n) | .p50] | sort | .[length / 2 | floor] | floor' "$tmp/base.json")
+	slowed
+	rc=$?
+fi
 [ "$rc" = 1 ] || { fail "2x slowdown: ci-gate exited $rc, expected 1"; cat "$tmp/slow"; }
 grep -E "^$UNOTIF .* REGRESSION$" "$tmp/slow" || { fail "$UNOTIF not flagged"; cat "$tmp/slow"; }
 n=$(grep -c ' REGRESSION$' "$tmp/slow")
