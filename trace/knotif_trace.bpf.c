@@ -2,8 +2,8 @@
 /*
  * knotif-trace's kernel side: follows every seccomp user notification (and
  * every SECCOMP_RET_TRACE ptrace stop) from queued to resumed, and
- * aggregates here: exact transition counts and per-phase histograms in
- * per-CPU maps that user space reads at exit or every --interval. A record
+ * aggregates here: exact transition counts and per-phase histograms, a
+ * copy per CPU, that user space reads at exit or every --interval. A record
  * per notification goes to the ring buffer only when --events asks for it.
  *
  * Three probe sources, picked by knotif_trace.c before load (the losers'

@@ -4,7 +4,7 @@
  * goes, seen from the kernel. Follows every notification (and every
  * SECCOMP_RET_TRACE ptrace stop) through queued → received → replied →
  * resumed. The kernel side counts the transitions and fills per-phase
- * histograms in per-CPU maps; this side reads them on exit (and every
+ * histograms, a copy per CPU; this side reads them on exit (and every
  * --interval) and prints counts, histograms and a phase table. A record per
  * notification is streamed only with --events.
  */
