@@ -30,7 +30,7 @@ append="console=ttyS0 quiet panic=-1 nokaslr knotif.mode=$mode"
 # int3 of text_poke_bp() after the patch finished: "Oops: int3" with the
 # final bytes at RIP, which the sync IPIs rule out on hardware. It hit
 # bisect prefix 6 once (ttwu_do_activate); the stock kernel does the same
-# within 50 toggles of sched:sched_wakeup while the other vCPU wakes tasks
+# within seconds of toggling sched:sched_wakeup while the other vCPU wakes tasks
 # (3 runs of 3, ttwu_do_activate and __schedule), and never with
 # thread=single: QEMU's, not the series'.
 accel=$ACCEL
