@@ -276,7 +276,8 @@ static int write_one(FILE *out, enum out_format fmt, json_t *context, json_t *be
 	case FORMAT_CSV:
 		return gb_write_csv(out, benchmarks);
 	default:
-		console(out, arg);
+		if (console)	/* NULL: the program printed its table as it went */
+			console(out, arg);
 		return fflush(out) ? -EIO : 0;
 	}
 }

@@ -82,7 +82,8 @@ bool gb_output_option(struct gb_output *o, int c, const char *arg);
 void gb_output_prepare(struct gb_output *o);
 /*
  * Writes stdout, then the file: JSON and CSV from context and benchmarks,
- * the console table by console(out, arg). A failed write ends the program.
+ * the console table by console(out, arg) (NULL: the program printed it as
+ * it went). A failed write ends the program.
  */
 void gb_output_write(const struct gb_output *o, json_t *context, json_t *benchmarks,
 		     void (*console)(FILE *out, const void *arg), const void *arg);

@@ -37,12 +37,14 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
+#include "check.h"
+#include "flags.h"
 #include "gbjson.h"
 #include "stats.h"
 
 #define REPLY_VAL 42
 #define WARMUP 2000
-#define MAX_REPS 100
+#define MAX_REPS KBENCH_MAX_REPS
 
 enum variant { V_NATIVE, V_IOCTL };
 
@@ -284,47 +286,42 @@ static void add_rows(json_t *rows, int family, const char *name,
 						 mean_of(cpu, reps) ? stddev_of(cpu, reps) / mean_of(cpu, reps) : 0));
 }
 
+static const char usage_text[] =
+	"Usage: unotif-roundtrip [--samples=N] [--benchmark_repetitions=N] [--benchmark_out=FILE]\n"
+	"                        [--benchmark_filter=SUBSTR]\n"
+	"The mainline notification round trip against getppid() without a filter, same CPU\n"
+	"(defaults: 2000 samples, 5 repetitions).\n";
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "samples", required_argument, NULL, 's' },
-		{ "benchmark_repetitions", required_argument, NULL, 'r' },
-		{ "benchmark_out", required_argument, NULL, 'o' },
+		KBENCH_LONGOPTS,
 		{ "benchmark_filter", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	const char *out = NULL, *filter = NULL;
-	int samples = 2000, reps = 5, opt, v, err = 0;
+	struct kbench_flags f = { .samples = 2000, .reps = 5, .out = GB_OUTPUT_DEFAULT };
+	const char *filter = NULL;
+	int samples, reps, opt, v, err = 0;
 	json_t *ctx, *rows;
 	struct shared *sh;
 	size_t size;
 
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	knotif_prog = "unotif-roundtrip";
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":hV", opts, NULL)) != -1) {
+		if (kbench_flag(&f, opt, optarg))
+			continue;
 		switch (opt) {
-		case 's':
-			samples = atoi(optarg);
-			break;
-		case 'r':
-			reps = atoi(optarg);
-			break;
-		case 'o':
-			out = optarg;
-			break;
 		case 'f':
 			filter = optarg;
 			break;
 		default:
-			fprintf(stderr, "usage: %s [--samples=N] [--benchmark_repetitions=N] "
-				"[--benchmark_out=FILE] [--benchmark_filter=SUBSTR]\n", argv[0]);
-			return opt == 'h' ? 0 : 2;
+			cli_other_option(opt, usage_text, argv);
 		}
 	}
-	if (samples < 1 || reps < 1 || reps > MAX_REPS) {
-		fprintf(stderr, "unotif-roundtrip: need --samples >= 1 and 1 <= --benchmark_repetitions <= %d\n",
-			MAX_REPS);
-		return 2;
-	}
+	kbench_flags_done(&f, argc, argv);	/* a path we cannot write is exit 2 now, not a lost run */
+	samples = f.samples;
+	reps = f.reps;
 	if (pin_cpu0())
 		fprintf(stderr, "unotif-roundtrip: warning: cannot pin to CPU 0\n");
 
@@ -369,16 +366,7 @@ int main(int argc, char **argv)
 		}
 	}
 
-	if (out) {
-		FILE *f = fopen(out, "w");
-
-		if (!f || gb_write_json(f, ctx, rows)) {
-			fprintf(stderr, "unotif-roundtrip: cannot write %s\n", out);
-			err = 1;
-		}
-		if (f)
-			fclose(f);
-	}
+	gb_output_write(&f.out, ctx, rows, NULL, NULL);	/* the table is out already */
 	json_decref(ctx);
 	json_decref(rows);
 	return err;

@@ -37,6 +37,9 @@ refused "$wake" --tasks=1025
 refused "$wake" --samples=0
 refused "$wake" --bogus
 refused "$wake" --benchmark_out="$tmp/no/such/dir/x.json"
+refused "$wake" --samples=10x
+refused "$wake" extra
 refused "$roundtrip" --samples=0
 refused "$roundtrip" --benchmark_repetitions=101
+refused "$roundtrip" --benchmark_out="$tmp/no/such/dir/x.json"
 echo "ok: unotif-roundtrip and wake-cost rows, exact counts, bad usage refused"
