@@ -38,6 +38,8 @@
 #include <sys/wait.h>
 
 #include "check.h"
+#include "clock.h"
+#include "cpu.h"
 #include "flags.h"
 #include "gbjson.h"
 #include "stats.h"
@@ -58,23 +60,6 @@ struct shared {
 	int failed;		/* the target saw a wrong return value */
 	int64_t samples[];	/* reps * samples, ns */
 };
-
-static int pin_cpu0(void)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
-}
-
-static int64_t now_ns(clockid_t clk)
-{
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 static int trap_getppid(unsigned int flags)
 {
@@ -153,17 +138,17 @@ static void target(enum variant v, int sock, struct shared *sh, int reps,
 			sh->failed = 1;
 	for (r = 0; r < reps; r++) {
 		int64_t *s = sh->samples + (size_t)r * samples;
-		int64_t c0 = now_ns(CLOCK_PROCESS_CPUTIME_ID);
+		int64_t c0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 
 		for (i = 0; i < samples; i++) {
-			int64_t t0 = now_ns(CLOCK_MONOTONIC);
+			int64_t t0 = clock_ns(CLOCK_MONOTONIC);
 			long ret = syscall(__NR_getppid);
 
-			s[i] = now_ns(CLOCK_MONOTONIC) - t0;
+			s[i] = clock_ns(CLOCK_MONOTONIC) - t0;
 			if (ret != expect)
 				sh->failed = 1;
 		}
-		sh->cpu_ns[r] = now_ns(CLOCK_PROCESS_CPUTIME_ID) - c0;
+		sh->cpu_ns[r] = clock_ns(CLOCK_PROCESS_CPUTIME_ID) - c0;
 	}
 	_exit(sh->failed ? 4 : 0);
 }
@@ -322,7 +307,7 @@ int main(int argc, char **argv)
 	kbench_flags_done(&f, argc, argv);	/* a path we cannot write is exit 2 now, not a lost run */
 	samples = f.samples;
 	reps = f.reps;
-	if (pin_cpu0())
+	if (pin_to(0))
 		fprintf(stderr, "unotif-roundtrip: warning: cannot pin to CPU 0\n");
 
 	size = sizeof(*sh) + sizeof(int64_t) * (size_t)reps * samples;

@@ -36,6 +36,8 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "clock.h"
+#include "cpu.h"
 #include "flags.h"
 #include "gbjson.h"
 #include "stats.h"
@@ -51,23 +53,6 @@ static int ready;		/* sleepers about to wait on the current gen */
 static long futex(uint32_t *word, int op, uint32_t val)
 {
 	return syscall(SYS_futex, word, op, val, NULL, NULL, 0);
-}
-
-static int64_t thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-static int pin_cpu0(void)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
 }
 
 static __attribute__((noreturn)) void *sleeper(void *arg)
@@ -106,9 +91,9 @@ static int64_t one_wake(int tasks, long *woken)
 		__atomic_store_n(&ready, 0, __ATOMIC_RELEASE);
 		__atomic_add_fetch(&gen, 1, __ATOMIC_ACQ_REL);
 	}
-	t0 = thread_cpu_ns();
+	t0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	n = futex(tasks ? &gen : &nobody, FUTEX_WAKE_PRIVATE, INT_MAX);
-	t1 = thread_cpu_ns();
+	t1 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	*woken += n > 0 ? n : 0;
 	return t1 - t0;
 }
@@ -180,7 +165,7 @@ int main(int argc, char **argv)
 	kbench_flags_done(&f, argc, argv);	/* a path we cannot write is exit 2 now, not a lost run */
 	samples = f.samples;
 	reps = f.reps;
-	if (pin_cpu0())
+	if (pin_to(0))
 		fprintf(stderr, "wake-cost: warning: cannot pin to CPU 0\n");
 	for (int i = 0; i < tasks; i++) {
 		ret = pthread_create(&threads[i], NULL, sleeper, NULL);
