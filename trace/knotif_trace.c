@@ -511,6 +511,17 @@ static int select_process(struct knotif_trace_bpf *skel, pid_t pid, bool attache
 	return selected ? 0 : (err ? err : -ESRCH);
 }
 
+/* select_process() for --pid: 0, or 1 with the reason said in one line */
+static int select_pid(struct knotif_trace_bpf *skel, pid_t pid, bool attached)
+{
+	int err = select_process(skel, pid, attached);
+
+	if (err)
+		fprintf(stderr, "%s: --pid %d: %s\n", knotif_prog, (int)pid,
+			err == -ESRCH ? "no such process" : strerror(-err));
+	return err ? 1 : 0;
+}
+
 /*
  * COMMAND's process, made before the programs are attached and held until
  * start_command(): it joins the traced tree before it runs, so everything
@@ -824,15 +835,8 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 	/* the traced tree's first tasks take their slots while no program can */
-	if (opt.pid) {
-		err = select_process(skel, opt.pid, false);
-		if (err) {
-			fprintf(stderr, "%s: --pid %d: %s\n", knotif_prog, opt.pid,
-				err == -ESRCH ? "no such process" : strerror(-err));
-			err = 1;
-			goto cleanup;
-		}
-	}
+	if (opt.pid && (err = select_pid(skel, opt.pid, false)))
+		goto cleanup;
 	if (opt.command) {
 		child = fork_command(opt.command, skel, &go_fd);
 		if (child < 0) {
@@ -858,15 +862,8 @@ int main(int argc, char **argv)
 		err = EXIT_UNSUPPORTED;
 		goto cleanup;
 	}
-	if (opt.pid) {
-		err = select_process(skel, opt.pid, true);
-		if (err) {
-			fprintf(stderr, "%s: --pid %d: %s\n", knotif_prog, opt.pid,
-				err == -ESRCH ? "no such process" : strerror(-err));
-			err = 1;
-			goto cleanup;
-		}
-	}
+	if (opt.pid && (err = select_pid(skel, opt.pid, true)))
+		goto cleanup;
 
 	if (opt.events) {
 		report_stream_header(&rep);
