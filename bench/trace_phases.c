@@ -52,11 +52,13 @@ struct trace_phases *trace_phases_new(void)
 	t->tool[len] = '\0';
 	slash = strrchr(t->tool, '/');
 	strcpy(slash ? slash + 1 : t->tool, "knotif-trace");
-	if (access(t->tool, X_OK) && errno == ENOENT)
-		die("--trace needs %s (built beside knotif-bench when clang, bpftool, libbpf and "
-		    "kernel BTF are there): %s", t->tool, strerror(errno));
-	if (access(t->tool, X_OK))	/* there, but not for us (e.g. a 0700 directory above it) */
+	if (access(t->tool, X_OK)) {
+		if (errno == ENOENT)
+			die("--trace needs %s (built beside knotif-bench when clang, bpftool, libbpf and "
+			    "kernel BTF are there): %s", t->tool, strerror(errno));
+		/* there, but not for us (e.g. a 0700 directory above it) */
 		die("--trace cannot run %s: %s", t->tool, strerror(errno));
+	}
 	strcpy(t->dir, "/tmp/knotif-bench-trace.XXXXXX");
 	if (!mkdtemp(t->dir))
 		die("--trace: mkdtemp: %s", strerror(errno));
