@@ -198,11 +198,6 @@ struct target_slot *take_notification(struct sup_thread *t, const struct seccomp
 	return target;
 }
 
-const struct config *supervisor_config(const struct sup_thread *t)
-{
-	return t->sup->c;
-}
-
 static int answer(struct sup_thread *t, int fd, const struct seccomp_notif *req)
 {
 	int64_t seq;

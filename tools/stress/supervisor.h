@@ -56,8 +56,6 @@ int account_reply(struct sup_thread *t, struct target_slot *target, int ret);
  */
 void death_hold(struct sup_thread *t);
 void death_release(struct sup_thread *t, int ret);
-/* The run's configuration. */
-const struct config *supervisor_config(const struct sup_thread *t);
 /* poll(fd, 0): 1 when the listener hung up (no task uses its filter any more). */
 int listener_hung_up(struct sup_thread *t, int fd);
 /* One wake-up of the strategy that handed it n notifications. */

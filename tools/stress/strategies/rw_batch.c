@@ -7,7 +7,8 @@
  * two per notification. A write stops at the first reply whose target is
  * gone (ENOENT): that one is counted, and the rest is written again.
  * read() returns 0 once no task uses the filter: the thread is done.
- * Emulating replies only (no --reply=continue, --toctou). With
+ * Emulating replies only (emulate_only below: the CLI refuses
+ * --reply=continue and --toctou with it). With
  * --listener-death the process may leave between two batches, never inside
  * one: what a batch read is counted with its replies.
  * The thread CPU time inside read() and write() is counted apart: what is
@@ -61,16 +62,12 @@ static int reply_all(struct sup_thread *t, int fd, struct seccomp_notif_rw_resp 
 
 static int serve(struct sup_thread *t)
 {
-	const struct config *c = supervisor_config(t);
 	size_t rsz = t->buf.req_size;
 	struct seccomp_notif_rw_resp resp[BATCH];
 	struct target_slot *target[BATCH];
 	char *buf;
 	int fd = t->fds[0], ret = 0;
 
-	if (c->reply != REPLY_EMULATE || c->toctou)
-		return stress_fail(t->m, "rw-batch answers emulating replies only "
-				   "(no --reply=continue or --toctou)");
 	buf = calloc(BATCH, rsz);
 	if (!buf)
 		return -ENOMEM;
