@@ -18,6 +18,10 @@ kernel=${BZIMAGE:-$(ls -t "$cache"/kernel/*/patched-*/obj/arch/x86/boot/bzImage 
 [ -n "$kernel" ] && [ -f "$kernel" ] ||
 	skip "no patched kernel under $cache/kernel (make -f Makefile.kernel build-patched)"
 accel=${ACCEL:-tcg}	# kvm: nested -cpu max aborts on this host; tcg takes ~15 s
+# TCG on one host thread, as kernel/scripts/vm-run.sh boots it: with one
+# thread per vCPU (MTTCG) a jump label patched on one vCPU is sometimes run
+# by the other as text_poke_bp()'s int3 ("Oops: int3" at boot, stock too).
+[ "$accel" = tcg ] && accel=tcg,thread=single
 
 # static binaries for the initramfs, in a build tree of their own
 bdir=${TRACE_STATIC_BUILD:?}	# inside this checkout's build tree
