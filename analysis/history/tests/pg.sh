@@ -4,8 +4,9 @@
 # (nobody when the test runs as root: PostgreSQL refuses root), gone when the
 # test ends however it ends: pg_stop from the test's EXIT trap, and
 # --pdeathsig KILL on the postmaster if the test itself is killed (its
-# backends then exit on the postmaster's death; only the temporary folder
-# is left behind then).
+# backends then exit on the postmaster's death). The folder of a killed test
+# cannot be removed by it: its name carries the test's PID, and the next
+# pg_start removes every such folder whose test is gone.
 # Source it, then:
 #   pg_start || exit 77      # prints "skip: <reason>" when it cannot
 #   uri=$(pg_newdb NAME)     # a fresh database: postgresql:///NAME?host=DIR&user=knotif
@@ -50,12 +51,25 @@ pg_launch() {
 	return 1
 }
 
+pg_sweep() {	# the folders of tests killed before their EXIT trap ran
+	local d pid
+	for d in /tmp/knotif-pg.*.*; do
+		[ -d "$d" ] && { [ -O "$d" ] || [ "$(id -u)" = 0 ]; } || continue
+		pid=${d#/tmp/knotif-pg.}
+		pid=${pid%%.*}
+		# a PID reused since only keeps a stale folder, never removes a live one
+		[ -n "$pid" ] && [ -z "${pid//[0-9]/}" ] && [ ! -e "/proc/$pid" ] && rm -rf "$d"
+	done
+	return 0
+}
+
 pg_start() {
 	[ -n "$pg_bin" ] && [ -x "$pg_bin/initdb" ] ||
 		{ echo "skip: PostgreSQL server binaries not installed (Debian package postgresql)"; return 1; }
 	command -v psql >/dev/null || { echo "skip: psql not installed (postgresql-client)"; return 1; }
+	pg_sweep
 	# short: a Unix socket path has to fit in 107 bytes
-	pg_dir=$(mktemp -d /tmp/knotif-pg.XXXXXX) || return 1
+	pg_dir=$(mktemp -d "/tmp/knotif-pg.$$.XXXXXX") || return 1
 	[ "$(id -u)" != 0 ] || chown 65534:65534 "$pg_dir"
 	pg_as_user "$pg_bin/initdb" -D "$pg_dir/data" -A trust -U knotif -E UTF8 --locale=C --no-sync \
 		>"$pg_dir/initdb.log" 2>&1 || { echo "FAIL: initdb:"; tail -n 5 "$pg_dir/initdb.log"; return 1; }
