@@ -10,6 +10,9 @@
  *   futex/wake-<K>/placement:same    FUTEX_WAKE of K tasks asleep on one
  *                                    word, in one call (as one write()
  *                                    answers K notifications)
+ *   futex/requeue-none/placement:same    FUTEX_CMP_REQUEUE with no waiter
+ *   futex/requeue-<K>/placement:same FUTEX_CMP_REQUEUE of the K sleepers to
+ *                                    another word, waking none
  *
  * All threads share CPU 0. The waker's CLOCK_THREAD_CPUTIME_ID is read
  * around each call; a row's cpu_time is the mean per call, and the
@@ -17,6 +20,12 @@
  * mean) / tasks woken per call: under QEMU -icount, instructions. The
  * number woken is what FUTEX_WAKE returned, so a task not yet asleep is
  * never counted as woken.
+ *
+ * That figure holds the futex queue's work as well as try_to_wake_up().
+ * A requeue walks the same queue and unlinks the same waiters without
+ * waking any, so requeue-<K>'s requeue_cost_per_task (less requeue-none,
+ * per task moved) is the queue's share; wake less requeue is what the
+ * wake-up itself costs, which seccomp's complete() pays too.
  *
  * Usage: wake-cost [--samples=N] [--benchmark_repetitions=N] [--tasks=K]
  *                  [--benchmark_out=FILE]
@@ -48,6 +57,7 @@
 
 static uint32_t gen;		/* the futex word the sleepers wait on */
 static uint32_t nobody;		/* a futex word nobody waits on */
+static uint32_t parked;		/* where a requeue moves the sleepers */
 static int ready;		/* sleepers about to wait on the current gen */
 
 static long futex(uint32_t *word, int op, uint32_t val)
@@ -98,8 +108,38 @@ static int64_t one_wake(int tasks, long *woken)
 	return t1 - t0;
 }
 
-/* samples calls; *cpu: mean waker ns per call, *woken: mean tasks woken per call */
-static int measure(int tasks, int samples, double *cpu, double *woken)
+/*
+ * One call: with tasks > 0, all sleepers move from gen to parked, none woken,
+ * and *moved says how many; then, untimed, they are woken from there to
+ * sleep on gen again. With 0, the requeue finds nobody. Returns the
+ * caller's CPU ns of the requeue alone.
+ */
+static int64_t one_requeue(int tasks, long *moved)
+{
+	uint32_t *from = tasks ? &gen : &nobody;
+	uint32_t expect = __atomic_load_n(from, __ATOMIC_ACQUIRE);
+	int64_t t0, t1;
+	long n;
+
+	t0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	n = syscall(SYS_futex, from, FUTEX_CMP_REQUEUE_PRIVATE, 0, (void *)(long)INT_MAX,
+		    &parked, expect);
+	t1 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	*moved += n > 0 ? n : 0;
+	if (tasks) {
+		__atomic_store_n(&ready, 0, __ATOMIC_RELEASE);
+		__atomic_add_fetch(&gen, 1, __ATOMIC_ACQ_REL);
+		futex(&parked, FUTEX_WAKE_PRIVATE, INT_MAX);
+	}
+	return t1 - t0;
+}
+
+/*
+ * samples calls of one_wake (or one_requeue); *cpu: mean ns per call,
+ * *tasks_per_call: mean tasks woken (or moved) per call
+ */
+static int measure(int64_t (*call)(int, long *), int tasks, int samples, double *cpu,
+		   double *tasks_per_call)
 {
 	int64_t sum = 0;
 	long n = 0;
@@ -107,22 +147,31 @@ static int measure(int tasks, int samples, double *cpu, double *woken)
 	for (int i = 0; i < samples; i++) {
 		if (tasks && await_sleepers(tasks))
 			return -ETIMEDOUT;
-		sum += one_wake(tasks, &n);
+		sum += call(tasks, &n);
 	}
 	*cpu = (double)sum / samples;
-	*woken = (double)n / samples;
+	*tasks_per_call = (double)n / samples;
 	return 0;
 }
 
+/* what a row counts: tasks woken or moved per call, and the cost per task over the empty call */
+struct per_task {
+	const char *count, *cost;
+};
+
+static const struct per_task woken_counters = { "tasks_woken_per_call", "wake_cost_per_task" };
+static const struct per_task moved_counters = { "tasks_moved_per_call", "requeue_cost_per_task" };
+
 static void add_rows(json_t *rows, int family, const char *name, int reps, int samples,
-		     const double *cpu, const double *woken, double none_ns)
+		     const double *cpu, const struct per_task *counters, const double *tasks,
+		     double none_ns)
 {
 	for (int r = 0; r < reps; r++) {
 		json_t *row = gb_iteration(name, family, r, reps, samples, cpu[r], cpu[r]);
 
-		if (woken) {
-			gb_counter(row, "tasks_woken_per_call", woken[r]);
-			gb_counter(row, "wake_cost_per_task", woken[r] ? (cpu[r] - none_ns) / woken[r] : 0);
+		if (counters) {
+			gb_counter(row, counters->count, tasks[r]);
+			gb_counter(row, counters->cost, tasks[r] ? (cpu[r] - none_ns) / tasks[r] : 0);
 		}
 		json_array_append_new(rows, row);
 	}
@@ -133,7 +182,33 @@ static void add_rows(json_t *rows, int family, const char *name, int reps, int s
 static const char usage_text[] =
 	"Usage: wake-cost [--samples=N] [--benchmark_repetitions=N] [--tasks=K] [--benchmark_out=FILE]\n"
 	"What waking one sleeping task costs the waker: FUTEX_WAKE of K sleepers in one\n"
-	"call against FUTEX_WAKE of none (defaults: 200 calls, 5 repetitions, K = 64).\n";
+	"call against FUTEX_WAKE of none, and FUTEX_CMP_REQUEUE of the K against none, the\n"
+	"futex queue's share (defaults: 200 calls, 5 repetitions, K = 64).\n";
+
+/* one pair of rows: a call with nobody waiting, and the same call on the K sleepers */
+struct pair {
+	const char *verb;			/* "wake", "requeue" */
+	int64_t (*call)(int tasks, long *n);
+	const struct per_task *counters;
+	double none[MAX_REPS], cpu[MAX_REPS], per_call[MAX_REPS];
+};
+
+/* the pair's two rows, as families first and first + 1; prints its line */
+static void add_pair(json_t *rows, int first, const struct pair *p, int tasks, int reps,
+		     int samples)
+{
+	double none_ns = median_of(p->none, reps), cpu = median_of(p->cpu, reps);
+	double per_call = median_of(p->per_call, reps);
+	char name[64];
+
+	snprintf(name, sizeof(name), "futex/%s-none/placement:same", p->verb);
+	add_rows(rows, first, name, reps, samples, p->none, NULL, NULL, 0);
+	printf("%-36s %10.0f ns per call\n", name, none_ns);
+	snprintf(name, sizeof(name), "futex/%s-%d/placement:same", p->verb, tasks);
+	add_rows(rows, first + 1, name, reps, samples, p->cpu, p->counters, p->per_call, none_ns);
+	printf("%-36s %10.0f ns per call, %.1f a call: %.0f ns per task\n", name, cpu, per_call,
+	       per_call ? (cpu - none_ns) / per_call : 0);
+}
 
 int main(int argc, char **argv)
 {
@@ -142,11 +217,13 @@ int main(int argc, char **argv)
 		{ "tasks", required_argument, NULL, 't' },
 		{ 0 }
 	};
-	double none[MAX_REPS], cpu[MAX_REPS], woken[MAX_REPS];
+	static struct pair pairs[] = {
+		{ .verb = "wake", .call = one_wake, .counters = &woken_counters },
+		{ .verb = "requeue", .call = one_requeue, .counters = &moved_counters },
+	};
 	int samples, reps, tasks = 64, opt, ret, err = 0;
 	struct kbench_flags f = { .samples = 200, .reps = 5, .out = GB_OUTPUT_DEFAULT };
 	pthread_t threads[MAX_TASKS];
-	char name[64];
 	json_t *ctx, *rows;
 
 	knotif_prog = "wake-cost";
@@ -176,24 +253,24 @@ int main(int argc, char **argv)
 	}
 	ctx = gb_context(argc, argv);
 	rows = json_array();
-	snprintf(name, sizeof(name), "futex/wake-%d/placement:same", tasks);
-	/* the two rows interleaved, a repetition each in turn: the subtraction pairs like with like */
+	/* the four rows interleaved, a repetition each in turn: the subtractions pair like with like */
 	ret = 0;
-	for (int r = 0; r < reps && !ret; r++)
-		ret = measure(0, samples, &none[r], &woken[r]) ?: measure(tasks, samples, &cpu[r], &woken[r]);
+	for (int r = 0; r < reps && !ret; r++) {
+		for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]) && !ret; i++) {
+			struct pair *p = &pairs[i];
+
+			ret = measure(p->call, 0, samples, &p->none[r], &p->per_call[r]) ?:
+			      measure(p->call, tasks, samples, &p->cpu[r], &p->per_call[r]);
+		}
+	}
 	if (ret) {
 		fprintf(stderr, "wake-cost: the sleepers never all went to sleep\n");
-		json_array_append_new(rows, gb_error(name, 1, "the sleepers never all went to sleep"));
+		json_array_append_new(rows, gb_error("futex/wake/placement:same", 1,
+						     "the sleepers never all went to sleep"));
 		err = 1;
 	} else {
-		double none_ns = median_of(none, reps);
-
-		add_rows(rows, 0, "futex/wake-none/placement:same", reps, samples, none, NULL, 0);
-		add_rows(rows, 1, name, reps, samples, cpu, woken, none_ns);
-		printf("%-36s %10.0f ns per call\n", "futex/wake-none/placement:same", none_ns);
-		printf("%-36s %10.0f ns per call, %.1f woken per call: %.0f ns per task woken\n", name,
-		       median_of(cpu, reps), median_of(woken, reps),
-		       (median_of(cpu, reps) - none_ns) / median_of(woken, reps));
+		for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
+			add_pair(rows, 2 * (int)i, &pairs[i], tasks, reps, samples);
 	}
 	gb_output_write(&f.out, ctx, rows, NULL, NULL);	/* the table is out already */
 	json_decref(ctx);

@@ -43,28 +43,37 @@ def cell(c, m, key):
     return f"{v:,.0f}", f"{v / first:.2f}×"
 
 
-def wake_cost(d):
-    """kernel/bench/wake-cost in d: instructions per task woken (median over repetitions), or None"""
+def per_task(d, counter):
+    """kernel/bench/wake-cost's counter in d, median over repetitions, or None"""
     path = os.path.join(d, "wake-cost.json")
     if not os.path.exists(path):
         return None
-    per_task = [b["wake_cost_per_task"] for b in gbrows.load(path)["benchmarks"]
-                if b.get("run_type") == "iteration" and "wake_cost_per_task" in b]
-    return statistics.median(per_task) if per_task else None
+    vals = [b[counter] for b in gbrows.load(path)["benchmarks"]
+            if b.get("run_type") == "iteration" and counter in b]
+    return statistics.median(vals) if vals else None
 
 
 def wake_bound(a, rows):
     """What no batching removes: every reply wakes its target."""
     lines = ["", "### What bounds a batch", ""]
-    cost = {label: wake_cost(d) for label, d in (("stock", a.stock), ("patched", a.patched))}
-    if cost["patched"] is None:
-        return lines + ["No wake-up measurement: a guest ran without kernel/bench/wake-cost."]
+    wake = {label: per_task(d, "wake_cost_per_task") for label, d in (("stock", a.stock), ("patched", a.patched))}
+    queue = {label: per_task(d, "requeue_cost_per_task") for label, d in (("stock", a.stock), ("patched", a.patched))}
+    if wake["patched"] is None or queue["patched"] is None:
+        return lines + ["No wake-up measurement: a guest ran without kernel/bench/wake-cost (wake and requeue rows)."]
+    itself = {label: wake[label] - queue[label] for label in wake
+              if wake[label] is not None and queue[label] is not None}
     lines.append("`kernel/bench/wake-cost` in the same guests: FUTEX_WAKE of 64 tasks asleep on one word, in"
-                 " one call, less FUTEX_WAKE of none, per task woken (try_to_wake_up and the futex queue;"
-                 " seccomp's reply wakes its target through complete(), the same try_to_wake_up): " +
-                 ", ".join(f"{label} {v:,.0f} instructions" for label, v in cost.items() if v is not None) +
+                 " one call, less FUTEX_WAKE of none, per task woken: " +
+                 ", ".join(f"{label} {v:,.0f}" for label, v in wake.items() if v is not None) +
+                 " instructions. That holds the futex queue's work too; FUTEX_CMP_REQUEUE of the same 64"
+                 " to another word walks that queue and unlinks them without waking any: " +
+                 ", ".join(f"{label} {v:,.0f}" for label, v in queue.items() if v is not None) +
+                 " a task. The difference is the wake-up itself (try_to_wake_up, which seccomp's reply"
+                 " pays through complete()): " +
+                 ", ".join(f"{label} {v:,.0f}" for label, v in itself.items()) +
                  ". Every reply in a batch wakes its target, so no batch of system calls goes below"
-                 " read()'s share plus one wake-up per notification:")
+                 " read()'s share plus one wake-up per notification, on one CPU as here (with the target"
+                 " on another CPU the waker may only queue the wake-up for that CPU to finish):")
     lines += ["", "| run | blocking | rw-batch | in read() | one wake-up | read() + wake-up | × blocking |"
               " 0.5 × blocking |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for name in sorted(rows):
@@ -73,10 +82,10 @@ def wake_bound(a, rows):
         if "/rw-batch/" not in name or not b or not base or b.get("error_occurred") or \
                 base.get("error_occurred") or "listener_read_cpu_time" not in b:
             continue
-        floor = b["listener_read_cpu_time"] + cost["patched"]
+        floor = b["listener_read_cpu_time"] + itself["patched"]
         blk = base["supervisor_cpu_time"]
         lines.append(f"| `{name}` | {blk:,.0f} | {b['supervisor_cpu_time']:,.0f} |"
-                     f" {b['listener_read_cpu_time']:,.0f} | {cost['patched']:,.0f} | {floor:,.0f} |"
+                     f" {b['listener_read_cpu_time']:,.0f} | {itself['patched']:,.0f} | {floor:,.0f} |"
                      f" {floor / blk:.2f}× | {blk / 2:,.0f} |")
     return lines
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # kernel/bench's programs on the host: the rows vm-bench reads are there
 # with exact counts (unotif-roundtrip's target checks every reply and exits
-# non-zero on a wrong one; wake-cost wakes exactly --tasks sleepers a call),
+# non-zero on a wrong one; wake-cost wakes, and requeues, exactly --tasks sleepers a call),
 # and bad usage is exit 2 with one line.
 set -euo pipefail
 roundtrip=$1 wake=$2
@@ -19,11 +19,13 @@ for name in ("syscall/getppid/native/placement:same", "unotif/ioctl/emulate/plac
     assert len(reps) == 2, f"{name}: {len(reps)} repetitions, want 2"
     assert all(b["iterations"] == 200 and b["p50"] > 0 for b in reps), f"{name}: {reps}"
 wake = json.load(open(sys.argv[2]))["benchmarks"]
-none = [b for b in wake if b["name"] == "futex/wake-none/placement:same" and b["run_type"] == "iteration"]
-eight = [b for b in wake if b["name"] == "futex/wake-8/placement:same" and b["run_type"] == "iteration"]
-assert len(none) == 2 and len(eight) == 2, wake
-assert all(b["tasks_woken_per_call"] == 8 for b in eight), [b["tasks_woken_per_call"] for b in eight]
-assert all(b["cpu_time"] > 0 for b in none + eight), wake
+def rows(name):
+    return [b for b in wake if b["name"] == name and b["run_type"] == "iteration"]
+for verb, count in (("wake", "tasks_woken_per_call"), ("requeue", "tasks_moved_per_call")):
+    none, eight = rows(f"futex/{verb}-none/placement:same"), rows(f"futex/{verb}-8/placement:same")
+    assert len(none) == 2 and len(eight) == 2, wake
+    assert all(b[count] == 8 for b in eight), [b[count] for b in eight]
+    assert all(b["cpu_time"] > 0 for b in none + eight), wake
 PY
 
 refused() {
