@@ -397,9 +397,11 @@ int history_record(struct store *s, const struct gb_file *run, const char *sourc
 	struct record rec = { run, source, name, gate, 0 };
 	int err;
 
-	if (name && (!strcmp(name, "last") || !strncmp(name, "last:", 5) || !strncmp(name, "id:", 3) || !*name))
+	if (name && (!*name || !strcmp(name, "last") || !strncmp(name, "last:", 5) || !strcmp(name, "first") ||
+		     !strncmp(name, "first:", 6) || !strncmp(name, "id:", 3)))
 		return why_fail(-EINVAL, why, len,
-				"'%s' cannot name a run: it reads as a selector (last, last:N, id:N)", name);
+				"'%s' cannot name a run: it reads as a selector (last, last:N, first, first:N, id:N)",
+				name);
 	err = in_transaction(s, s->ops->begin_write, record_body, &rec, why, len);
 	/* a name taken by a writer that won the race: say whose */
 	if (err == -EEXIST && name && !strstr(why, "is already run #"))
@@ -427,6 +429,10 @@ int history_select(struct store *s, const char *selector, const char *machine_cl
 		"SELECT id FROM (SELECT id FROM runs WHERE (gate IS NULL OR gate <> 'fail')"
 		" AND (CAST($2 AS TEXT) IS NULL OR machine_class = $2) ORDER BY id DESC LIMIT CAST($1 AS BIGINT)) AS newest"
 		" ORDER BY id";
+	/* a class's first runs: the anchor a rolling last:N cannot drift from */
+	static const char first_sql[] =
+		"SELECT id FROM runs WHERE (gate IS NULL OR gate <> 'fail')"
+		" AND (CAST($2 AS TEXT) IS NULL OR machine_class = $2) ORDER BY id LIMIT CAST($1 AS BIGINT)";
 	static const char id_sql[] =
 		"SELECT id FROM runs WHERE id = CAST($1 AS BIGINT) AND (CAST($2 AS TEXT) IS NULL OR machine_class = $2)";
 	static const char name_sql[] =
@@ -439,12 +445,17 @@ int history_select(struct store *s, const char *selector, const char *machine_cl
 
 	*ids = NULL;
 	*n = 0;
-	if (!strcmp(selector, "last") || !strncmp(selector, "last:", 5)) {
-		count = selector[4] ? parse_count(selector + 5) : 1;
+	if (!strcmp(selector, "last") || !strncmp(selector, "last:", 5) || !strcmp(selector, "first") ||
+	    !strncmp(selector, "first:", 6)) {
+		bool first = selector[0] == 'f';
+		const char *n_text = selector + (first ? 5 : 4);
+
+		count = *n_text ? parse_count(n_text + 1) : 1;
 		if (count < 1)
-			return why_fail(-EINVAL, why, len, "invalid baseline '%s' (expected last:N, N ≥ 1)", selector);
+			return why_fail(-EINVAL, why, len, "invalid baseline '%s' (expected %s:N, N ≥ 1)", selector,
+					first ? "first" : "last");
 		snprintf(count_text, sizeof(count_text), "%lld", count);
-		sql = last_sql;
+		sql = first ? first_sql : last_sql;
 		params[0] = count_text;
 	} else if (!strncmp(selector, "id:", 3)) {
 		if (parse_count(selector + 3) < 1)

@@ -41,7 +41,8 @@ int history_record(struct store *s, const struct gb_file *run, const char *sourc
 
 /*
  * Run ids a selector names, oldest first: "last" / "last:N" (the N newest
- * runs the gate did not fail), "id:N", or a run name; with machine_class,
+ * runs the gate did not fail), "first" / "first:N" (the N oldest such),
+ * "id:N", or a run name; with machine_class,
  * only runs of that class. -ENOENT / -EINVAL with the reason in why.
  */
 int history_select(struct store *s, const char *selector, const char *machine_class,

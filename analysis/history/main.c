@@ -51,9 +51,11 @@ static const char usage_text[] =
 "                   ${XDG_DATA_HOME:-$HOME/.local/share}/knotif/history.sqlite\n"
 "  --name NAME      (record) name the run\n"
 "  --gate VERDICT   (record) pass or fail: what the gate said of this run; a\n"
-"                   failed run is never part of a last:N baseline\n"
+"                   failed run is never part of a last:N or first:N baseline\n"
 "  --baseline SEL   (baseline) last (the newest run), last:N (the N newest,\n"
-"                   pooled), id:N (run #N) or NAME (a named run)\n"
+"                   pooled), first / first:N (the oldest: a class's anchor,\n"
+"                   which a rolling last:N cannot drift from), id:N (run #N)\n"
+"                   or NAME (a named run)\n"
 "  --class C        (baseline, trend) only runs of machine class C, as list\n"
 "                   and show print it (CPU model, CPUs, kernel, placements)\n"
 "  --class-of F     (baseline, trend) the class of the run in result file F:\n"
@@ -258,6 +260,11 @@ static const char *class_or_null(const struct options *o)
 }
 
 /* -o F or stdout, opened before the database is read so a bad path costs nothing */
+/*
+ * Opened once what it gets is in hand: a command that fails before leaves
+ * the file -o names as it was (an older baseline, or /dev/null: removing
+ * "the partial output" there would take a device away from the system).
+ */
 static FILE *open_output(const struct options *o)
 {
 	FILE *out = stdout;
@@ -428,16 +435,14 @@ static int cmd_show(const struct options *o)
 static int cmd_baseline(const struct options *o)
 {
 	struct store *s = open_db(o, false);
-	FILE *out = open_output(o);
 	char why[1024];
 	json_t *doc;
 	size_t n;
+	FILE *out;
 
-	if (!(doc = history_baseline(s, o->selector, class_or_null(o), &n, why, sizeof(why)))) {
-		if (o->output)
-			remove(o->output);
+	if (!(doc = history_baseline(s, o->selector, class_or_null(o), &n, why, sizeof(why))))
 		usage_error("%s", why);
-	}
+	out = open_output(o);
 	if (json_dumpf(doc, out, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) || fputc('\n', out) == EOF)
 		die("writing %s: %s", o->output ? o->output : "stdout", strerror(errno));
 	close_output(o, out);
@@ -497,12 +502,13 @@ static void trend_table(json_t *trend, FILE *out)
 static int cmd_trend(const struct options *o)
 {
 	struct store *s = open_db(o, false);
-	FILE *out = open_output(o);
 	char why[1024];
 	json_t *trend = history_trend(s, class_or_null(o), why, sizeof(why));
+	FILE *out;
 
 	if (!trend)
 		db_failed(-EIO, why);
+	out = open_output(o);
 	if (o->format && !strcmp(o->format, "json")) {
 		if (json_dumpf(trend, out, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) || fputc('\n', out) == EOF)
 			die("writing %s: %s", o->output ? o->output : "stdout", strerror(errno));

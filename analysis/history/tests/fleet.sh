@@ -5,7 +5,8 @@
 # of another runner of its machine class, through the database —
 # knotif-compare --history, and analysis/ci-gate --baseline-history on this
 # machine (a short real suite: it seeds its class, then gates against it and
-# records its runs with the verdict the gate gave). A runner of another
+# records its runs with the verdict the gate gave; then against the rolling
+# baseline and the class's anchor, first:1, at once). A runner of another
 # class finds no baseline and is told so.
 # Usage: fleet.sh sqlite|postgresql BUILD_DIR CI_GATE RUN_A RUN_B   Exit 0/1/77.
 set -uo pipefail
@@ -45,5 +46,24 @@ esac
 grep -qF "# base: history last:1 (1 run of $class)" "$tmp/out" || fail "ci-gate's base: $(head -n 1 "$tmp/out")"
 [ "$(q 'SELECT count(*) FROM runs')" = 3 ] || fail "ci-gate did not record its run"
 [ "$(q 'SELECT gate FROM runs WHERE id = 3')" = "$want" ] || fail "run 3's verdict: '$(q 'SELECT gate FROM runs WHERE id = 3')', the gate said '$want'"
+
+# the rolling baseline and the anchor that does not move, in one gate
+"$gate" --baseline-history last:1 --anchor-history first:1 "${quick[@]}" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+case $rc in
+0) want=pass ;;
+1) want=fail ;;
+*) want=''; fail "ci-gate with an anchor: exit $rc: $(tail -n 3 "$tmp/err")" ;;
+esac
+grep -qF "# base: history last:1 (1 run of $class)" "$tmp/out" || fail "ci-gate with an anchor: no rolling base"
+grep -qF "# base: history first:1 (1 run of $class)" "$tmp/out" || fail "ci-gate with an anchor: no anchor base"
+[ "$(grep -c '^verdict: ' "$tmp/out")" = 2 ] || fail "ci-gate with an anchor: $(grep -c '^verdict: ' "$tmp/out") verdicts, want 2"
+[ "$(q 'SELECT gate FROM runs WHERE id = 4')" = "$want" ] || fail "run 4's verdict: '$(q 'SELECT gate FROM runs WHERE id = 4')', the gate said '$want'"
+# an anchor the history cannot give is exit 2 before any run
+"$gate" --baseline-history last:1 --anchor-history first:9 "${quick[@]}" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "'first:9' needs 9 runs" "$tmp/err" ||
+	fail "anchor first:9 of 4 runs: exit $rc: $(cat "$tmp/err")"
+[ "$(q 'SELECT count(*) FROM runs')" = 4 ] || fail "the refused gate recorded a run"
 echo "$fails failures"
 [ "$fails" = 0 ]

@@ -96,6 +96,13 @@ expect "named = b" "$(jq -c '[.benchmarks[] | select(.run_type == "iteration") |
 run "baseline id:1" 0 baseline --baseline id:1 --db "$db"
 expect "id:1 = a" "$(jq -c '[.benchmarks[] | select(.run_type == "iteration") | .p50]' "$a")" \
 	"$(jq -c '[.benchmarks[] | select(.run_type == "iteration") | .p50]' "$tmp/out")"
+# first / first:N: the oldest runs, the anchor a rolling last:N cannot drift from
+run "baseline first" 0 baseline first --db "$db"
+expect "first runs" "[1]" "$(jq -c '[.context.knotif.baseline.runs[].id]' "$tmp/out")"
+expect "first = a" "$(jq -c '[.benchmarks[] | select(.run_type == "iteration") | .p50]' "$a")" \
+	"$(jq -c '[.benchmarks[] | select(.run_type == "iteration") | .p50]' "$tmp/out")"
+run "baseline first:2" 0 baseline --baseline first:2 --db "$db"
+expect "first:2 runs" "[1,2]" "$(jq -c '[.context.knotif.baseline.runs[].id]' "$tmp/out")"
 # the gate reads a history baseline, from a file or a pipe
 "$cmp" "$tmp/last2.json" "$b" >"$tmp/gate" 2>&1
 expect "gate vs last:2" 0 $?
@@ -114,15 +121,27 @@ one_line_exit2 "last:3 of 2 runs" baseline --baseline last:3 --db "$db"
 grep -q 'needs 3 runs; the history holds 2' "$tmp/err" || fail "last:3: message"
 one_line_exit2 "unknown name" baseline --baseline nosuch --db "$db"
 one_line_exit2 "bad selector" baseline --baseline last:0 --db "$db"
+one_line_exit2 "bad first selector" baseline --baseline first:x --db "$db"
+grep -q "expected first:N" "$tmp/err" || fail "first:x: message: $(cat "$tmp/err")"
+one_line_exit2 "first:3 of 2 runs" baseline --baseline first:3 --db "$db"
+grep -q 'needs 3 runs; the history holds 2' "$tmp/err" || fail "first:3: message"
 one_line_exit2 "taken name" record "$a" --name good --db "$db"
 grep -q "the name 'good' is already run #2's" "$tmp/err" || fail "taken name: message"
 one_line_exit2 "selector as a name" record "$a" --name last:2 --db "$db"
+one_line_exit2 "first selector as a name" record "$a" --name first --db "$db"
 one_line_exit2 "option without its value" record "$a" --db
 grep -q "option '--db' needs a value" "$tmp/err" || fail "option without its value: message"
 one_line_exit2 "bad --gate" record "$a" --gate maybe --db "$db"
 one_line_exit2 "--class and --class-of" baseline --class x --class-of "$a" --db "$db"
 one_line_exit2 "--class-of a bad file" baseline --class-of "$tmp/bad.json" --db "$db"
 one_line_exit2 "bad output" baseline --db "$db" -o "$tmp/no/such/dir/base.json"
+# a baseline the history cannot give leaves what -o names as it was
+echo '{"an": "older baseline"}' >"$tmp/kept.json"
+one_line_exit2 "failed baseline keeps -o" baseline last:9 --db "$db" -o "$tmp/kept.json"
+expect "failed baseline keeps -o" '{"an": "older baseline"}' "$(cat "$tmp/kept.json")"
+mkfifo "$tmp/fifo"
+one_line_exit2 "failed baseline keeps a fifo" baseline last:9 --db "$db" -o "$tmp/fifo"
+expect "failed baseline keeps a fifo" fifo "$(stat -c %F "$tmp/fifo" | sed 's/.* //')"
 one_line_exit2 "unknown command" frobnicate --db "$db"
 one_line_exit2 "no command"
 one_line_exit2 "record without a file" record --db "$db"
@@ -258,6 +277,31 @@ else
 	one_line_exit2 "newer schema" list --db "postgresql:///future?host=$pg_dir&user=knotif"
 	grep -q 'schema version 99' "$tmp/err" || fail "newer schema: message"
 fi
+
+# A rolling baseline drifts, the class's first runs do not: three steps of
+# +30% each on the unotif row (under the gate's +50%) each pass against the
+# step before (last:1), and together (+120%) fail against first:1, which
+# skips a failed run recorded before the start.
+store creep
+slower() {	# FACTOR: run a with its unotif rows FACTOR times slower
+	jq --argjson f "$1" '.benchmarks |= map(if (.name | startswith("unotif/")) then
+		(.p50, .real_time, .cpu_time, .floor_ratio, .min, .p90, .p99, .p999, .max) *= $f else . end)' "$a"
+}
+slower 3 >"$tmp/creep-bad.json"
+run "creep: a failed run first" 0 record "$tmp/creep-bad.json" --gate fail --db "$db"
+run "creep: the start" 0 record "$a" --gate pass --db "$db"
+for step in 1 2 3; do
+	slower "$(awk -v s="$step" 'BEGIN { print 1.3 ^ s }')" >"$tmp/creep$step.json"
+	"$cmp" --history=last:1 --db="$db" "$tmp/creep$step.json" >"$tmp/gate" 2>&1
+	expect "creep: step $step against last:1" 0 $?
+	run "creep: record step $step" 0 record "$tmp/creep$step.json" --gate pass --db "$db"
+done
+"$cmp" --history=first:1 --db="$db" "$tmp/creep3.json" >"$tmp/gate" 2>&1
+expect "creep: step 3 against first:1" 1 $?
+grep -q '^# base: history first:1 (1 run of ' "$tmp/gate" || fail "creep: base: $(head -n 1 "$tmp/gate")"
+grep -q '^verdict: REGRESSION: 1 of .*unotif/sync/emulate' "$tmp/gate" || fail "creep: verdict: $(tail -n 1 "$tmp/gate")"
+run "creep: first:1 is the start, not the failed run" 0 baseline first:1 --db "$db"
+expect "creep: first:1 runs" "[2]" "$(jq -c '[.context.knotif.baseline.runs[].id]' "$tmp/out")"
 
 echo "$((checks - fails))/$checks checks passed"
 [ "$fails" = 0 ]

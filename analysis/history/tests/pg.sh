@@ -6,7 +6,8 @@
 # --pdeathsig KILL on the postmaster if the test itself is killed (its
 # backends then exit on the postmaster's death). The folder of a killed test
 # cannot be removed by it: its name carries the test's PID, and the next
-# pg_start removes every such folder whose test is gone.
+# pg_start removes every such folder whose test is gone. The folders live in
+# $KNOTIF_PG_ROOT (default /tmp; set before sourcing this).
 # Source it, then:
 #   pg_start || exit 77      # prints "skip: <reason>" when it cannot
 #   uri=$(pg_newdb NAME)     # a fresh database: postgresql:///NAME?host=DIR&user=knotif
@@ -20,6 +21,7 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+pg_root=${KNOTIF_PG_ROOT:-/tmp}
 pg_dir='' pg_pid=''
 
 pg_as_user() {	# CMD...: as the server's user, in a folder that user can enter
@@ -53,9 +55,9 @@ pg_launch() {
 
 pg_sweep() {	# the folders of tests killed before their EXIT trap ran
 	local d pid
-	for d in /tmp/knotif-pg.*.*; do
+	for d in "$pg_root"/knotif-pg.*.*; do
 		[ -d "$d" ] && { [ -O "$d" ] || [ "$(id -u)" = 0 ]; } || continue
-		pid=${d#/tmp/knotif-pg.}
+		pid=${d##*/knotif-pg.}
 		pid=${pid%%.*}
 		# a PID reused since only keeps a stale folder, never removes a live one
 		[ -n "$pid" ] && [ -z "${pid//[0-9]/}" ] && [ ! -e "/proc/$pid" ] && rm -rf "$d"
@@ -69,7 +71,7 @@ pg_start() {
 	command -v psql >/dev/null || { echo "skip: psql not installed (postgresql-client)"; return 1; }
 	pg_sweep
 	# short: a Unix socket path has to fit in 107 bytes
-	pg_dir=$(mktemp -d "/tmp/knotif-pg.$$.XXXXXX") || return 1
+	pg_dir=$(mktemp -d "$pg_root/knotif-pg.$$.XXXXXX") || return 1
 	[ "$(id -u)" != 0 ] || chown 65534:65534 "$pg_dir"
 	pg_as_user "$pg_bin/initdb" -D "$pg_dir/data" -A trust -U knotif -E UTF8 --locale=C --no-sync \
 		>"$pg_dir/initdb.log" 2>&1 || { echo "FAIL: initdb:"; tail -n 5 "$pg_dir/initdb.log"; return 1; }

@@ -9,6 +9,10 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
+# servers' folders of their own: the other PostgreSQL tests running beside
+# this one sweep /tmp, and would take the killed test's folder before we look
+export KNOTIF_PG_ROOT=$tmp/root
+mkdir "$KNOTIF_PG_ROOT" && chmod 711 "$tmp" "$KNOTIF_PG_ROOT" || exit 1
 . "$here/pg.sh"
 children=()
 trap 'for p in "${children[@]}"; do kill -TERM "$p" 2>/dev/null; { wait "$p"; } 2>/dev/null; done
