@@ -259,11 +259,11 @@ static const char *class_or_null(const struct options *o)
 	return o->class_given ? o->machine_class : NULL;
 }
 
-/* -o F or stdout, opened before the database is read so a bad path costs nothing */
 /*
- * Opened once what it gets is in hand: a command that fails before leaves
- * the file -o names as it was (an older baseline, or /dev/null: removing
- * "the partial output" there would take a device away from the system).
+ * -o F or stdout, opened once what goes there is in hand (a database read
+ * costs little): a command that fails before leaves the file -o names as it
+ * was (an older baseline, a FIFO, /dev/null: removing "the partial output"
+ * there took the device away from the system).
  */
 static FILE *open_output(const struct options *o)
 {
