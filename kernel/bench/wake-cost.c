@@ -130,6 +130,12 @@ static int64_t one_requeue(int tasks, long *moved)
 		__atomic_store_n(&ready, 0, __ATOMIC_RELEASE);
 		__atomic_add_fetch(&gen, 1, __ATOMIC_ACQ_REL);
 		futex(&parked, FUTEX_WAKE_PRIVATE, INT_MAX);
+		/*
+		 * A sleeper preempted between counting itself ready and its
+		 * FUTEX_WAIT missed the requeue and may sleep on gen now: wake
+		 * it too, or the next round would wait for it forever.
+		 */
+		futex(&gen, FUTEX_WAKE_PRIVATE, INT_MAX);
 	}
 	return t1 - t0;
 }
