@@ -15,9 +15,11 @@ Exit 0 pass, 1 fail, 77 skip (with the reason).
 import json
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
+import threading
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -76,6 +78,21 @@ def main():
             check("failed" in dom.texts.get("class-1", ""), "class 1's table does not say a run failed")
             check(not dom.external, "the page reaches outside itself: %s" % dom.external)
             check(not dom.dup_ids, "duplicate ids: %s" % sorted(dom.dup_ids)[:5])
+        # -o a FIFO: the page goes through it, and it stays a FIFO (a rename over it
+        # would have put a file there: as root, -o /dev/null would replace the device)
+        fifo = os.path.join(tmp, "fifo")
+        os.mkfifo(fifo)
+        got = []
+        reader = threading.Thread(target=lambda: got.append(open(fifo, encoding="utf-8").read()), daemon=True)
+        reader.start()
+        res = subprocess.run([REPORT, "--trend", trend_json, "-o", fifo], capture_output=True, text=True, timeout=300)
+        if reader.is_alive():   # the report never opened it: end the reader
+            with open(fifo, "w", encoding="utf-8"):
+                pass
+        reader.join(timeout=10)
+        check(res.returncode == 0, "-o FIFO: exit %d: %s" % (res.returncode, res.stderr.strip()))
+        check(stat.S_ISFIFO(os.stat(fifo).st_mode), "-o FIFO: no longer a FIFO")
+        check(bool(got) and "<svg" in got[0], "-o FIFO: the page did not come through it")
         # bad input: one line, exit 2
         bad = os.path.join(tmp, "bad.json")
         with open(bad, "w", encoding="utf-8") as f:
