@@ -19,7 +19,9 @@
  * wake-<K> row's counter wake_cost_per_task is (its mean - wake-none's
  * mean) / tasks woken per call: under QEMU -icount, instructions. The
  * number woken is what FUTEX_WAKE returned, so a task not yet asleep is
- * never counted as woken.
+ * never counted as woken. A call is made once every sleeper has counted
+ * itself ready and its /proc stat says it sleeps; one that still found
+ * fewer than K in the queue is made again (counter calls_retaken).
  *
  * That figure holds the futex queue's work as well as try_to_wake_up().
  * A requeue walks the same queue and unlinks the same waiters without
@@ -31,11 +33,13 @@
  *                  [--benchmark_out=FILE]
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,11 +58,14 @@
 #define MAX_REPS KBENCH_MAX_REPS
 #define MAX_TASKS 1024
 #define READY_SPINS 1000000	/* sched_yield()s before a round is given up */
+#define MAX_RETAKES 100		/* calls in a row that found a sleeper not yet asleep */
 
 static uint32_t gen;		/* the futex word the sleepers wait on */
 static uint32_t nobody;		/* a futex word nobody waits on */
 static uint32_t parked;		/* where a requeue moves the sleepers */
 static int ready;		/* sleepers about to wait on the current gen */
+/* each sleeper's /proc/self/task/TID/stat; -2 before it opened it, -1 if it could not */
+static int stat_fd[MAX_TASKS];
 
 static long futex(uint32_t *word, int op, uint32_t val)
 {
@@ -67,7 +74,11 @@ static long futex(uint32_t *word, int op, uint32_t val)
 
 static __attribute__((noreturn)) void *sleeper(void *arg)
 {
-	(void)arg;
+	int *fd = arg;
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/task/%ld/stat", (long)syscall(SYS_gettid));
+	__atomic_store_n(fd, open(path, O_RDONLY | O_CLOEXEC), __ATOMIC_RELEASE);
 	for (;;) {	/* until main returns: exit_group ends every sleeper */
 		uint32_t g = __atomic_load_n(&gen, __ATOMIC_ACQUIRE);
 
@@ -77,11 +88,38 @@ static __attribute__((noreturn)) void *sleeper(void *arg)
 	}
 }
 
-/* Until every sleeper is about to wait; -ETIMEDOUT if they never are. */
+/*
+ * Whether a sleeper is asleep (state S: it sleeps nowhere but in FUTEX_WAIT),
+ * not only counted ready: between the two it may be preempted. Without its
+ * stat file, say yes; measure() still retakes a call that found it awake.
+ */
+static bool asleep(int fd)
+{
+	char buf[256], *end;
+	ssize_t n;
+
+	if (fd == -2)
+		return false;
+	if (fd < 0)
+		return true;
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		return true;
+	buf[n] = '\0';
+	end = strrchr(buf, ')');	/* the name in parentheses may hold anything */
+	return !end || end[1] != ' ' || end[2] == 'S';
+}
+
+/* Until every sleeper is asleep on gen; -ETIMEDOUT if they never are. */
 static int await_sleepers(int tasks)
 {
 	for (long i = 0; i < READY_SPINS; i++) {
+		int k = 0;
+
 		if (__atomic_load_n(&ready, __ATOMIC_ACQUIRE) >= tasks)
+			while (k < tasks && asleep(__atomic_load_n(&stat_fd[k], __ATOMIC_ACQUIRE)))
+				k++;
+		if (k == tasks)
 			return 0;
 		sched_yield();
 	}
@@ -141,22 +179,39 @@ static int64_t one_requeue(int tasks, long *moved)
 }
 
 /*
- * samples calls of one_wake (or one_requeue); *cpu: mean ns per call,
- * *tasks_per_call: mean tasks woken (or moved) per call
+ * samples calls of one_wake (or one_requeue) that each found all the tasks
+ * asleep; *cpu: mean ns per call, *tasks_per_call: mean tasks woken (or
+ * moved) per call, *retaken: calls made again because a sleeper had counted
+ * itself ready but was preempted before its FUTEX_WAIT. Such a call found
+ * fewer than tasks in the queue: it is not a call on K sleepers. -EAGAIN
+ * after MAX_RETAKES of them in a row.
  */
 static int measure(int64_t (*call)(int, long *), int tasks, int samples, double *cpu,
-		   double *tasks_per_call)
+		   double *tasks_per_call, double *retaken)
 {
 	int64_t sum = 0;
-	long n = 0;
+	long n = 0, again = 0;
 
 	for (int i = 0; i < samples; i++) {
-		if (tasks && await_sleepers(tasks))
-			return -ETIMEDOUT;
-		sum += call(tasks, &n);
+		int tries = 0;
+		int64_t ns;
+		long got;
+
+		do {
+			if (tasks && await_sleepers(tasks))
+				return -ETIMEDOUT;
+			got = 0;
+			ns = call(tasks, &got);
+		} while (got < tasks && ++tries < MAX_RETAKES);
+		if (got < tasks)
+			return -EAGAIN;
+		again += tries;
+		sum += ns;
+		n += got;
 	}
 	*cpu = (double)sum / samples;
 	*tasks_per_call = (double)n / samples;
+	*retaken = (double)again;
 	return 0;
 }
 
@@ -170,7 +225,7 @@ static const struct per_task moved_counters = { "tasks_moved_per_call", "requeue
 
 static void add_rows(json_t *rows, int family, const char *name, int reps, int samples,
 		     const double *cpu, const struct per_task *counters, const double *tasks,
-		     double none_ns)
+		     const double *retaken, double none_ns)
 {
 	for (int r = 0; r < reps; r++) {
 		json_t *row = gb_iteration(name, family, r, reps, samples, cpu[r], cpu[r]);
@@ -178,6 +233,7 @@ static void add_rows(json_t *rows, int family, const char *name, int reps, int s
 		if (counters) {
 			gb_counter(row, counters->count, tasks[r]);
 			gb_counter(row, counters->cost, tasks[r] ? (cpu[r] - none_ns) / tasks[r] : 0);
+			gb_counter(row, "calls_retaken", retaken[r]);
 		}
 		json_array_append_new(rows, row);
 	}
@@ -196,7 +252,7 @@ struct pair {
 	const char *verb;			/* "wake", "requeue" */
 	int64_t (*call)(int tasks, long *n);
 	const struct per_task *counters;
-	double none[MAX_REPS], cpu[MAX_REPS], per_call[MAX_REPS];
+	double none[MAX_REPS], cpu[MAX_REPS], per_call[MAX_REPS], retaken[MAX_REPS];
 };
 
 /* the pair's two rows, as families first and first + 1; prints its line */
@@ -208,10 +264,11 @@ static void add_pair(json_t *rows, int first, const struct pair *p, int tasks, i
 	char name[64];
 
 	snprintf(name, sizeof(name), "futex/%s-none/placement:same", p->verb);
-	add_rows(rows, first, name, reps, samples, p->none, NULL, NULL, 0);
+	add_rows(rows, first, name, reps, samples, p->none, NULL, NULL, NULL, 0);
 	printf("%-36s %10.0f ns per call\n", name, none_ns);
 	snprintf(name, sizeof(name), "futex/%s-%d/placement:same", p->verb, tasks);
-	add_rows(rows, first + 1, name, reps, samples, p->cpu, p->counters, p->per_call, none_ns);
+	add_rows(rows, first + 1, name, reps, samples, p->cpu, p->counters, p->per_call, p->retaken,
+		 none_ns);
 	printf("%-36s %10.0f ns per call, %.1f a call: %.0f ns per task\n", name, cpu, per_call,
 	       per_call ? (cpu - none_ns) / per_call : 0);
 }
@@ -251,7 +308,8 @@ int main(int argc, char **argv)
 	if (pin_to(0))
 		fprintf(stderr, "wake-cost: warning: cannot pin to CPU 0\n");
 	for (int i = 0; i < tasks; i++) {
-		ret = pthread_create(&threads[i], NULL, sleeper, NULL);
+		stat_fd[i] = -2;
+		ret = pthread_create(&threads[i], NULL, sleeper, &stat_fd[i]);
 		if (ret) {
 			fprintf(stderr, "wake-cost: pthread_create: %s\n", strerror(ret));
 			return 1;	/* the threads made so far die with the process */
@@ -265,14 +323,19 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]) && !ret; i++) {
 			struct pair *p = &pairs[i];
 
-			ret = measure(p->call, 0, samples, &p->none[r], &p->per_call[r]) ?:
-			      measure(p->call, tasks, samples, &p->cpu[r], &p->per_call[r]);
+			ret = measure(p->call, 0, samples, &p->none[r], &p->per_call[r], &p->retaken[r]) ?:
+			      measure(p->call, tasks, samples, &p->cpu[r], &p->per_call[r], &p->retaken[r]);
 		}
 	}
 	if (ret) {
-		fprintf(stderr, "wake-cost: the sleepers never all went to sleep\n");
-		json_array_append_new(rows, gb_error("futex/wake/placement:same", 1,
-						     "the sleepers never all went to sleep"));
+		char why[96] = "the sleepers never all went to sleep";
+
+		if (ret == -EAGAIN)
+			snprintf(why, sizeof(why), "a sleeper was still awake at the call, %d calls in a row",
+				 MAX_RETAKES);
+
+		fprintf(stderr, "wake-cost: %s\n", why);
+		json_array_append_new(rows, gb_error("futex/wake/placement:same", 1, why));
 		err = 1;
 	} else {
 		for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)

@@ -25,6 +25,7 @@ for verb, count in (("wake", "tasks_woken_per_call"), ("requeue", "tasks_moved_p
     none, eight = rows(f"futex/{verb}-none/placement:same"), rows(f"futex/{verb}-8/placement:same")
     assert len(none) == 2 and len(eight) == 2, wake
     assert all(b[count] == 8 for b in eight), [b[count] for b in eight]
+    assert all(b["calls_retaken"] >= 0 for b in eight), eight
     assert all(b["cpu_time"] > 0 for b in none + eight), wake
 PY
 
