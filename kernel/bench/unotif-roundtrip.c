@@ -39,7 +39,6 @@
 
 #include "check.h"
 #include "clock.h"
-#include "cpu.h"
 #include "flags.h"
 #include "gbjson.h"
 #include "stats.h"
@@ -277,6 +276,16 @@ static const char usage_text[] =
 	"The mainline notification round trip against getppid() without a filter, same CPU\n"
 	"(defaults: 2000 samples, 5 repetitions).\n";
 
+static const char *opt_filter;	/* --benchmark_filter */
+
+static bool own_option(int c, const char *arg)
+{
+	if (c != 'f')
+		return false;
+	opt_filter = arg;
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -285,30 +294,17 @@ int main(int argc, char **argv)
 		{ 0 }
 	};
 	struct kbench_flags f = { .samples = 2000, .reps = 5, .out = GB_OUTPUT_DEFAULT };
-	const char *filter = NULL;
-	int samples, reps, opt, v, err = 0;
+	const char *filter;
+	int samples, reps, v, err = 0;
 	json_t *ctx, *rows;
 	struct shared *sh;
 	size_t size;
 
 	knotif_prog = "unotif-roundtrip";
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":hV", opts, NULL)) != -1) {
-		if (kbench_flag(&f, opt, optarg))
-			continue;
-		switch (opt) {
-		case 'f':
-			filter = optarg;
-			break;
-		default:
-			cli_other_option(opt, usage_text, argv);
-		}
-	}
-	kbench_flags_done(&f, argc, argv);	/* a path we cannot write is exit 2 now, not a lost run */
+	kbench_setup(&f, argc, argv, opts, usage_text, own_option);
 	samples = f.samples;
 	reps = f.reps;
-	if (pin_to(0))
-		fprintf(stderr, "unotif-roundtrip: warning: cannot pin to CPU 0\n");
+	filter = opt_filter;
 
 	size = sizeof(*sh) + sizeof(int64_t) * (size_t)reps * samples;
 	sh = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);

@@ -50,7 +50,6 @@
 
 #include "check.h"
 #include "clock.h"
-#include "cpu.h"
 #include "flags.h"
 #include "gbjson.h"
 #include "stats.h"
@@ -273,6 +272,16 @@ static void add_pair(json_t *rows, int first, const struct pair *p, int tasks, i
 	       per_call ? (cpu - none_ns) / per_call : 0);
 }
 
+static int opt_tasks = 64;	/* --tasks */
+
+static bool own_option(int c, const char *arg)
+{
+	if (c != 't')
+		return false;
+	opt_tasks = (int)cli_int("--tasks", arg, 1, MAX_TASKS);
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -284,29 +293,16 @@ int main(int argc, char **argv)
 		{ .verb = "wake", .call = one_wake, .counters = &woken_counters },
 		{ .verb = "requeue", .call = one_requeue, .counters = &moved_counters },
 	};
-	int samples, reps, tasks = 64, opt, ret, err = 0;
+	int samples, reps, tasks, ret, err = 0;
 	struct kbench_flags f = { .samples = 200, .reps = 5, .out = GB_OUTPUT_DEFAULT };
 	pthread_t threads[MAX_TASKS];
 	json_t *ctx, *rows;
 
 	knotif_prog = "wake-cost";
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":hV", opts, NULL)) != -1) {
-		if (kbench_flag(&f, opt, optarg))
-			continue;
-		switch (opt) {
-		case 't':
-			tasks = (int)cli_int("--tasks", optarg, 1, MAX_TASKS);
-			break;
-		default:
-			cli_other_option(opt, usage_text, argv);
-		}
-	}
-	kbench_flags_done(&f, argc, argv);	/* a path we cannot write is exit 2 now, not a lost run */
+	kbench_setup(&f, argc, argv, opts, usage_text, own_option);
 	samples = f.samples;
 	reps = f.reps;
-	if (pin_to(0))
-		fprintf(stderr, "wake-cost: warning: cannot pin to CPU 0\n");
+	tasks = opt_tasks;
 	for (int i = 0; i < tasks; i++) {
 		stat_fd[i] = -2;
 		ret = pthread_create(&threads[i], NULL, sleeper, &stat_fd[i]);
