@@ -43,21 +43,23 @@ def cell(c, m, key):
     return f"{v:,.0f}", f"{v / first:.2f}×"
 
 
-def per_task(d, counter):
-    """kernel/bench/wake-cost's counter in d, median over repetitions, or None"""
+def per_task(d):
+    """kernel/bench/wake-cost in d: {counter: median over repetitions} of its two per-task counters"""
     path = os.path.join(d, "wake-cost.json")
-    if not os.path.exists(path):
-        return None
-    vals = [b[counter] for b in gbrows.load(path)["benchmarks"]
-            if b.get("run_type") == "iteration" and counter in b]
-    return statistics.median(vals) if vals else None
+    rows = gbrows.load(path)["benchmarks"] if os.path.exists(path) else []
+    out = {}
+    for counter in ("wake_cost_per_task", "requeue_cost_per_task"):
+        vals = [b[counter] for b in rows if b.get("run_type") == "iteration" and counter in b]
+        out[counter] = statistics.median(vals) if vals else None
+    return out
 
 
 def wake_bound(a, rows):
     """What no batching removes: every reply wakes its target."""
     lines = ["", "### What bounds a batch", ""]
-    wake = {label: per_task(d, "wake_cost_per_task") for label, d in (("stock", a.stock), ("patched", a.patched))}
-    queue = {label: per_task(d, "requeue_cost_per_task") for label, d in (("stock", a.stock), ("patched", a.patched))}
+    got = {label: per_task(d) for label, d in (("stock", a.stock), ("patched", a.patched))}
+    wake = {label: g["wake_cost_per_task"] for label, g in got.items()}
+    queue = {label: g["requeue_cost_per_task"] for label, g in got.items()}
     if wake["patched"] is None or queue["patched"] is None:
         return lines + ["No wake-up measurement: a guest ran without kernel/bench/wake-cost (wake and requeue rows)."]
     itself = {label: wake[label] - queue[label] for label in wake
