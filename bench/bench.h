@@ -86,9 +86,11 @@ struct bench_shared {
 	int64_t timer_ns;		/* cost of one back-to-back now_ns() pair */
 	int64_t warmup;			/* untimed calls before repetition 0 */
 	int counters_source;		/* enum counters_source */
-	bool mlocked;
+	bool target_mlocked;		/* mlockall() held in each process (page faults */
+	bool sup_mlocked;		/* on either side reach the round trip) */
 	int reps_done;
-	char error[BENCH_ERROR_LEN];	/* first failure, from either side */
+	int fail_claimed;		/* set once, atomically, by the first bench_fail() */
+	char error[BENCH_ERROR_LEN];	/* first failure, from any of the processes */
 	struct rep_result rep[BENCH_MAX_REPS];
 	/* samples: rep r at samples[r * per_rep_cap] */
 	int64_t samples[];

@@ -16,13 +16,19 @@
 
 #include "clock.h"
 #include "counters.h"
+#include "pdeath.h"
 #include "sysinfo.h"
 
+/*
+ * The first failure wins, whichever of the three processes sharing the
+ * mapping says it first: the claim is one atomic exchange, so two failing
+ * at once cannot both write the reason (a torn message) or both skip it.
+ */
 int bench_fail(struct bench *b, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (b->shared->error[0])
+	if (__atomic_exchange_n(&b->shared->fail_claimed, 1, __ATOMIC_ACQ_REL))
 		return -EPROTO;
 	va_start(ap, fmt);
 	vsnprintf(b->shared->error, sizeof(b->shared->error), fmt, ap);
@@ -123,8 +129,7 @@ static __attribute__((noreturn)) void target_main(struct bench *b)
 	int64_t per_rep, warm_ns;
 	int ret;
 
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != b->sup_pid)
+	if (pdeath_follow(b->sup_pid, SIGKILL))
 		_exit(1);	/* the supervisor died before we could arm the death signal */
 	b->target_pid = getpid();
 	ret = pin_to(b->cpus[0]);
@@ -137,7 +142,7 @@ static __attribute__((noreturn)) void target_main(struct bench *b)
 	 * RLIMIT_MEMLOCK). ONFAULT: the sample area can be far larger than the
 	 * run uses; the part it uses is touched before timing instead.
 	 */
-	b->shared->mlocked = mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) == 0 && sysinfo_locked_kb() > 0;
+	b->shared->target_mlocked = mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) == 0 && sysinfo_locked_kb() > 0;
 	errno = 0;
 	b->real_value = syscall(b->sys->nr);
 	counters_open(&c, (enum counters_source)b->counters_wanted, b->sup_pid);
@@ -180,19 +185,22 @@ static int describe_status(struct bench *b, const char *who, int status)
 	return bench_fail(b, "%s exited with status %d", who, WEXITSTATUS(status));
 }
 
-static __attribute__((noreturn)) void supervisor_main(struct bench *b)
+static __attribute__((noreturn)) void supervisor_main(struct bench *b, pid_t parent)
 {
 	int ret, status;
 	pid_t pid;
 
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	/* the harness killed between fork() and here sends no signal: re-checked */
+	if (pdeath_follow(parent, SIGKILL))
+		_exit(1);
 	b->sup_pid = getpid();
 	ret = pin_to(b->cpus[1]);
 	if (ret) {
 		bench_fail(b, "pinning the supervisor to CPU %d: %s", b->cpus[1], strerror(-ret));
 		_exit(1);
 	}
-	mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT);
+	/* the supervisor's page faults delay the reply, so they reach the tail too */
+	b->shared->sup_mlocked = mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) == 0 && sysinfo_locked_kb() > 0;
 	/* freed by _exit: the target gets a copy with the fork */
 	b->state = b->m->state_size ? calloc(1, b->m->state_size) : NULL;
 	if (b->m->state_size && !b->state) {
@@ -232,7 +240,7 @@ int harness_run(struct bench *b, int timeout_s)
 {
 	struct pollfd pfd;
 	int status, ret;
-	pid_t pid;
+	pid_t pid, harness = getpid();
 
 	memset(b->shared, 0, sizeof(*b->shared));
 	pid = fork();
@@ -242,7 +250,7 @@ int harness_run(struct bench *b, int timeout_s)
 		return ret;
 	}
 	if (pid == 0)
-		supervisor_main(b);
+		supervisor_main(b, harness);
 
 	pfd.fd = (int)syscall(SYS_pidfd_open, pid, 0);
 	pfd.events = POLLIN;

@@ -301,7 +301,7 @@ static void run_one(const struct options *o, struct result *r, struct bench *b, 
 }
 
 static json_t *run_context(const struct options *o, int argc, char **argv, const struct result *res,
-			   int n, const struct bench_shared *last)
+			   int n, const struct bench_shared *last, bool locked)
 {
 	json_t *ctx = gb_context(argc, argv), *k = json_object_get(ctx, "knotif"), *pl = json_object();
 
@@ -320,7 +320,8 @@ static json_t *run_context(const struct options *o, int argc, char **argv, const
 	json_object_set_new(k, "placements", pl);
 	json_object_set_new(k, "floor", results_floor_context(res, n));
 	json_object_set_new(k, "counters", json_string(counters_source_name(last->counters_source)));
-	json_object_set_new(k, "mlockall", json_boolean(last->mlocked));
+	/* true only if every measured run had both its processes locked */
+	json_object_set_new(k, "mlockall", json_boolean(locked));
 	json_object_set_new(k, "clock_in_vdso", json_boolean(sysinfo_clock_in_vdso()));
 	return ctx;
 }
@@ -415,6 +416,7 @@ int main(int argc, char **argv)
 	json_t *ctx, *rows;
 	struct trace_phases *tp = NULL;
 	int n, ran = 0, failed = 0, total = 0;
+	bool target_locked = true, sup_locked = true;
 	size_t shared_len;
 
 	knotif_prog = "knotif-bench";
@@ -479,6 +481,10 @@ int main(int argc, char **argv)
 		else if (tp && res[i].selected)
 			trace_phases_not_understood(tp, res[i].name);
 		run_one(&o, &res[i], &b, samples_out);
+		if (res[i].status == RESULT_OK) {
+			target_locked &= b.shared->target_mlocked;
+			sup_locked &= b.shared->sup_mlocked;
+		}
 		if (tp)
 			trace_phases_end(tp, res[i].status == RESULT_OK ? res[i].name : NULL,
 					 res[i].m->trace_kind);
@@ -490,14 +496,16 @@ int main(int argc, char **argv)
 	}
 	if (isatty(STDERR_FILENO))
 		fputs("\r\033[K", stderr);
-	if (!b.shared->mlocked)
-		fprintf(stderr, "%s: note: mlockall failed (needs CAP_IPC_LOCK or a larger RLIMIT_MEMLOCK): "
-			"page faults may reach the tail\n", knotif_prog);
+	if (!target_locked || !sup_locked)
+		fprintf(stderr, "%s: note: mlockall failed in the %s (needs CAP_IPC_LOCK or a larger "
+			"RLIMIT_MEMLOCK): page faults may reach the tail\n", knotif_prog,
+			!target_locked && !sup_locked ? "target and the supervisor" :
+			!target_locked ? "target" : "supervisor");
 	if (samples_out && fclose(samples_out))
 		die("writing %s: %s", o.samples_out, strerror(errno));
 
 	results_apply_floor(res, n);
-	ctx = run_context(&o, argc, argv, res, n, b.shared);
+	ctx = run_context(&o, argc, argv, res, n, b.shared, target_locked && sup_locked);
 	rows = results_to_rows(res, n);
 	if (tp)
 		trace_phases_annotate(tp, rows, ctx);

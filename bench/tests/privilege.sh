@@ -10,7 +10,7 @@ chmod 755 "$tmp"
 ( ulimit -l 0 && setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
 	"$KNOTIF_BENCH" "${QUICK[@]}" --placement=same --benchmark_filter='^(unotif/async/emulate|ptrace-seccomp/emulate)/' \
 	--benchmark_format=json >"$tmp/run.json" 2>"$tmp/err" ) || fail "unprivileged run exited $?: $(cat "$tmp/err")"
-grep -q 'mlockall failed (needs CAP_IPC_LOCK or a larger RLIMIT_MEMLOCK)' "$tmp/err" ||
+grep -q 'mlockall failed in the target and the supervisor (needs CAP_IPC_LOCK or a larger RLIMIT_MEMLOCK)' "$tmp/err" ||
 	fail "no word on the missing CAP_IPC_LOCK: $(cat "$tmp/err")"
 "$CHECK_JSON" "$tmp/run.json" --ok unotif/async/emulate/placement:same --ok ptrace-seccomp/emulate/placement:same ||
 	fail "unprivileged JSON"
