@@ -407,7 +407,12 @@ static __always_inline void emit(struct kt_task *st, __u32 tid, struct task_stru
 		count_other(true);
 		return;
 	}
-	e->queued_ns = st->queued;
+	/*
+	 * A stamp later than the RECV is the target's sleep racing mark_sent()
+	 * on another CPU (it read active == 0 just before the supervisor set
+	 * it): mark_sent() counted no_queue_stamp, so the record has none either.
+	 */
+	e->queued_ns = st->sent && st->queued > st->sent ? 0 : st->queued;
 	e->sent_ns = st->sent;
 	e->replied_ns = st->replied;
 	e->resumed_ns = now;
