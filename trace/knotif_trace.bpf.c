@@ -58,6 +58,8 @@ char LICENSE[] SEC("license") = "GPL";
 
 #define TASK_SLEEPING	(0x1 | 0x2 | 0x8)	/* INTERRUPTIBLE | UNINTERRUPTIBLE | __TRACED */
 #define ENOSYS_		38
+#define SECCOMP_MODE_FILTER_ 2
+#define KT_NR_WORDS	8	/* notified_nrs: call numbers 0-511 */
 
 /* knobs set by user space before load */
 const volatile bool use_tree;			/* only --pid's or COMMAND's tasks and their children */
@@ -90,6 +92,12 @@ struct {
 
 /* set (never cleared) before the first task state goes to task storage; user space sets it too */
 bool storage_used;
+/*
+ * The system calls a supervisor has received a notification for, one bit
+ * each: a call interrupted before any RECV is known to be a notification
+ * only by its number (see on_sys_exit). Set once, read on every exit.
+ */
+__u64 notified_nrs[KT_NR_WORDS];
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -407,12 +415,8 @@ static __always_inline void emit(struct kt_task *st, __u32 tid, struct task_stru
 		count_other(true);
 		return;
 	}
-	/*
-	 * A stamp later than the RECV is the target's sleep racing mark_sent()
-	 * on another CPU (it read active == 0 just before the supervisor set
-	 * it): mark_sent() counted no_queue_stamp, so the record has none either.
-	 */
-	e->queued_ns = st->sent && st->queued > st->sent ? 0 : st->queued;
+	/* what mark_sent() counted as no_queue_stamp has no stamp in the record either */
+	e->queued_ns = st->flags & KT_F_NO_QUEUE_STAMP ? 0 : st->queued;
 	e->sent_ns = st->sent;
 	e->replied_ns = st->replied;
 	e->resumed_ns = now;
@@ -435,7 +439,8 @@ static __always_inline void emit(struct kt_task *st, __u32 tid, struct task_stru
 /* A resumed notification's phases, into this CPU's histograms (the same rules as trace_report.c's). */
 static __always_inline void add_phases(struct kt_task *st, __u64 now)
 {
-	__s64 qw = span(st->queued, st->sent), th = span(st->sent, st->replied);
+	__u64 queued = st->flags & KT_F_NO_QUEUE_STAMP ? 0 : st->queued;
+	__s64 qw = span(queued, st->sent), th = span(st->sent, st->replied);
 	__s64 wk = span(st->replied, now);
 	__u32 key = bpf_get_smp_processor_id() * KT_KIND_COUNT +
 		    (st->kind == KT_PTRACE ? KT_PTRACE : KT_UNOTIF);
@@ -450,7 +455,7 @@ static __always_inline void add_phases(struct kt_task *st, __u64 now)
 	if (wk >= 0)
 		hist_add(&p->ph[KT_PH_WAKE], wk);
 	if (qw >= 0 && th >= 0 && wk >= 0)
-		hist_add(&p->ph[KT_PH_ROUND_TRIP], now - st->queued);
+		hist_add(&p->ph[KT_PH_ROUND_TRIP], now - queued);
 }
 
 /* The target leaves a call that a supervisor received: counted, its phases added, state reset. */
@@ -527,6 +532,48 @@ static __always_inline struct kt_task *target_state(pid_t pid, struct kt_task *s
 	return st;
 }
 
+/* the word of notified_nrs for nr, masked so that the verifier sees the bound */
+static __always_inline __u64 *nr_word(long nr)
+{
+	if (nr < 0 || nr >= 64 * KT_NR_WORDS)
+		return NULL;
+	return &notified_nrs[((__u32)nr / 64) & (KT_NR_WORDS - 1)];
+}
+
+static __always_inline void note_notified_nr(__s32 nr)
+{
+	__u64 *w = nr_word(nr), bit = 1ULL << (nr & 63);
+
+	if (w && !(*w & bit))
+		__sync_fetch_and_or(w, bit);
+}
+
+static __always_inline bool was_notified_nr(long nr)
+{
+	__u64 *w = nr_word(nr);
+
+	return w && (*w & (1ULL << (nr & 63)));
+}
+
+/*
+ * A target leaves a call with a signal's -ERESTART* before any supervisor
+ * received it: a notification ended by a signal (SIGKILL too: the syscall
+ * exit comes before the task dies). Often it never slept (the signal was
+ * pending when it queued, and a busy supervisor was not woken), so there
+ * is no queue stamp to go by; it is known by its number instead: a task
+ * under a filter, in a call of a number some supervisor has received
+ * before. What this cannot tell apart, said here and in trace/README.md: a
+ * call interrupted before the trace's first RECV of its number (not
+ * counted), and an interrupted call of a notified number that this task's
+ * filter let through (counted).
+ */
+static __always_inline bool interrupted_unreceived(struct task_struct *cur, struct kt_task *st,
+						   long nr, long ret)
+{
+	return !st->active && interrupted_ret(ret) && was_notified_nr(nr) &&
+	       cur->seccomp.mode == SECCOMP_MODE_FILTER_;
+}
+
 /*
  * SENT (the supervisor has it). The queue stamp counts only when it is the
  * same call's (nr_ok) and came first: a supervisor already running on
@@ -538,17 +585,25 @@ static __always_inline void mark_sent(struct kt_task *st, int kind, __u64 id, bo
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 
 	count(kind, KT_SENT);
+	if (kind == KT_UNOTIF)
+		note_notified_nr(st->nr);
 	if (st->queued && st->queued <= now && nr_ok && !st->active) {
 		count(kind, KT_QUEUED);
+		st->flags = 0;
 	} else {
-		st->queued = 0;	/* a stale or foreign stamp must not become a phase */
+		/*
+		 * A stale or foreign stamp must not become a phase. The flag, not
+		 * only queued = 0: the target's stamp_queue() on another CPU may
+		 * have read active == 0 just before this and still write a stamp.
+		 */
+		st->queued = 0;
+		st->flags = KT_F_NO_QUEUE_STAMP;
 		count(kind, KT_NO_QUEUE_STAMP);
 	}
 	st->kind = (__u8)kind;
 	st->id = id;
 	st->sent = now;
 	st->replied = 0;
-	st->flags = 0;
 	st->sup_tgid = pid_tgid >> 32;
 	st->sup_pid = (__u32)pid_tgid;
 	st->active = 1;
@@ -714,7 +769,35 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 	}
 	if (!st)
 		return 0;	/* not a task we know: the common case, done */
+	if (unotif_from_syscalls && interrupted_unreceived(cur, st, nr, ret)) {
+		if (st->nr != nr)
+			st->queued = 0;	/* a stamp of another call */
+		st->nr = (__s32)nr;
+		st->kind = KT_UNOTIF;
+		st->id = 0;
+		st->sent = st->replied = 0;
+		st->sup_pid = st->sup_tgid = 0;	/* nobody received it */
+		st->flags = st->queued ? 0 : KT_F_NO_QUEUE_STAMP;
+		count(KT_UNOTIF, st->queued ? KT_QUEUED : KT_NO_QUEUE_STAMP);
+		count(KT_UNOTIF, KT_INTERRUPTED);
+		emit(st, cur->pid, cur, ret, bpf_ktime_get_ns(), KT_OUT_INTERRUPTED);
+		st->tracked = 1;
+		st->last_nr = (__s32)nr;
+		st->queued = 0;
+		return 0;
+	}
 	if (!st->active && !st->tracked) {
+		st->queued = 0;
+		return 0;
+	}
+	if (st->active && st->kind == KT_UNOTIF && unotif_from_syscalls && nr != st->nr) {
+		/*
+		 * The RECV's exit was traced after the target had already left
+		 * the call (counted above as interrupted before any RECV): this
+		 * exit is another call's (rt_sigreturn's, with -EINTR restored),
+		 * and the stale state must not count it.
+		 */
+		st->active = 0;
 		st->queued = 0;
 		return 0;
 	}

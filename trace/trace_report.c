@@ -102,9 +102,10 @@ void report_stream_header(struct report *r)
 
 static void flags_text(char *buf, size_t len, unsigned int flags)
 {
-	snprintf(buf, len, "%s%s%s%s%s", flags & KT_F_CONTINUE ? "continue " : "",
+	snprintf(buf, len, "%s%s%s%s%s%s", flags & KT_F_CONTINUE ? "continue " : "",
 		 flags & KT_F_ADDFD ? "addfd " : "", flags & KT_F_REPLY_LOST ? "reply_lost " : "",
-		 flags & KT_F_REPLY_UNSEEN ? "reply_unseen " : "", flags ? "" : "-");
+		 flags & KT_F_REPLY_UNSEEN ? "reply_unseen " : "",
+		 flags & KT_F_NO_QUEUE_STAMP ? "no_queue_stamp " : "", flags ? "" : "-");
 	if (flags)
 		buf[strlen(buf) - 1] = '\0';
 }

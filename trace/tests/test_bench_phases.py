@@ -71,13 +71,15 @@ with tmpdir() as d:
         c.true(f"{name}: every notification resumed", all(e["outcome"] == "resumed" for e in events))
         c.true(f"{name}: kind", all(e["kind"] == ("unotif" if unotif else "ptrace") for e in events))
         # What the sched source could not see, flagged per call: the queue
-        # moment (no queued_ns) or the wake-up of a reply (reply_unseen).
-        no_queue = [e for e in events if e["queued_ns"] == ""]
+        # moment (no_queue_stamp) or the wake-up of a reply (reply_unseen).
+        no_queue = [e for e in events if "no_queue_stamp" in e["flags"]]
+        c.eq(f"{name}: no_queue_stamp calls with a queue stamp",
+             [e["id"] for e in no_queue if e["queued_ns"] != ""][:5], [])
         seen = [e for e in events if "reply_unseen" not in e["flags"]]
         k = "unotif" if unotif else "ptrace"
         unseen[k]["no_queue_stamp"] += len(no_queue)
         unseen[k]["reply_unseen"] += len(events) - len(seen)
-        unexplained = [e["id"] for e in events if phases(e) is None and e["queued_ns"] != ""
+        unexplained = [e["id"] for e in events if phases(e) is None and "no_queue_stamp" not in e["flags"]
                        and "reply_unseen" not in e["flags"]]
         c.eq(f"{name}: calls without phases and without a reason", unexplained[:5], [])
         if "/continue" in name and unotif:
