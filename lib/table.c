@@ -63,14 +63,14 @@ void table_add(struct table *t, const char *const *cells)
 	r->cells = calloc((size_t)t->ncols, sizeof(char *));
 	if (!r->cells)
 		abort();
-	/* a cell is one line of a terminal, whatever a name in it holds */
+	/* a cell is one line of a terminal, and a bounded part of it, whatever a name in it holds */
 	for (int c = 0; c < t->ncols; c++)
-		r->cells[c] = escape_text(cells[c]);
+		r->cells[c] = escape_elided(cells[c], c + 1 < t->ncols ? TABLE_CELL_MAX : TABLE_TEXT_MAX);
 }
 
 void table_add_note(struct table *t, const char *note)
 {
-	next_row(t)->note = escape_text(note);
+	next_row(t)->note = escape_elided(note, TABLE_TEXT_MAX);
 }
 
 /* columns a cell takes on a terminal: UTF-8 code points ("µs" is 2, not 3) */

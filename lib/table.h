@@ -7,9 +7,17 @@
 /*
  * A console table: columns sized to their widest cell, text left-aligned,
  * numbers right-aligned, so a person reads it at a glance. Cells and notes
- * are escaped (escape.h): a newline or a terminal escape sequence in a name
- * cannot forge a row or drive the terminal.
+ * are escaped (escape.h): a newline, a terminal escape sequence or a bidi
+ * control in a name cannot forge a row, drive the terminal or reorder the
+ * line. They are elided in the middle (escape_elided()) beyond
+ * TABLE_CELL_MAX columns, so one 10,000-character name cannot widen every
+ * row; the last column, which is not padded and so widens no other row,
+ * and the notes are where prose goes (an error's reason) and may take
+ * TABLE_TEXT_MAX. The caller's JSON keeps the whole string.
  */
+#define TABLE_CELL_MAX 90	/* a machine class or benchmark name of today fits */
+#define TABLE_TEXT_MAX 240	/* a knotif-bench "unsupported: …" reason fits */
+
 struct table;
 
 struct table *table_new(int ncols, const char *const *headers, const char *align /* "lrr…" */);

@@ -16,9 +16,11 @@
 #include "class.h"
 #include "cli.h"
 #include "db.h"
+#include "escape.h"
 #include "gbread.h"
 #include "output.h"
 #include "stream.h"
+#include "table.h"
 #include "verdict.h"
 
 static const char usage_text[] =
@@ -257,10 +259,24 @@ static void warn_floor_moved(const struct gb_file *b, const struct gb_file *n)
 		double pb = json_number_value(json_object_get(v, "p50"));
 		double pn = json_number_value(json_object_get(json_object_get(fn, placement), "p50"));
 
-		if (pb > 0 && pn > 0 && (pn / pb > 1.5 || pb / pn > 1.5))
+		if (pb > 0 && pn > 0 && (pn / pb > 1.5 || pb / pn > 1.5)) {
+			char *shown = escape_elided(placement, TABLE_CELL_MAX);
+
 			fprintf(stderr, "%s: warning: the floor at placement:%s moved %.2fx (%.3f -> %.3f us): the runs saw different conditions, and floor_ratio of methods with work beyond the wake-ups shifts with it (see --confirm)\n",
-				knotif_prog, placement, pn / pb, pb / 1000, pn / 1000);
+				knotif_prog, shown, pn / pb, pb / 1000, pn / 1000);
+			free(shown);
+		}
 	}
+}
+
+/* "(BASE's, NEW's)" of a fact from the files: escaped and bounded as the table's cells are */
+static void print_pair(const char *b, const char *n)
+{
+	char *sb = escape_elided(b, TABLE_CELL_MAX), *sn = escape_elided(n, TABLE_CELL_MAX);
+
+	fprintf(stderr, "(%s, %s)", sb, sn);
+	free(sb);
+	free(sn);
 }
 
 /* Facts that make two runs measure different things; said, not failed. */
@@ -271,14 +287,18 @@ static void warn_config(const struct gb_file *b, const struct gb_file *n, const 
 		fprintf(stderr, "%s: warning: %zu benchmark%s compared with fewer than %d repetitions: the U test is unreliable; %d+ recommended\n",
 			knotif_prog, r->few_reps, r->few_reps == 1 ? "" : "s",
 			GATE_OPTIMAL_REPETITIONS, GATE_OPTIMAL_REPETITIONS);
-	if (!r->same_host && o->gate.metric != GB_FLOOR_RATIO && !o->gate.deterministic)
-		fprintf(stderr, "%s: warning: BASE and NEW come from different hosts (%s, %s): absolute %s compares machines, not code; --metric=floor_ratio cancels machine speed\n",
-			knotif_prog, gb_context_str(b, "host_name"), gb_context_str(n, "host_name"),
+	if (!r->same_host && o->gate.metric != GB_FLOOR_RATIO && !o->gate.deterministic) {
+		fprintf(stderr, "%s: warning: BASE and NEW come from different hosts ", knotif_prog);
+		print_pair(gb_context_str(b, "host_name"), gb_context_str(n, "host_name"));
+		fprintf(stderr, ": absolute %s compares machines, not code; --metric=floor_ratio cancels machine speed\n",
 			gb_figure_key(o->gate.metric));
+	}
 	warn_floor_moved(b, n);
-	if (strcmp(gb_knotif_str(b, "syscall"), gb_knotif_str(n, "syscall")))
-		fprintf(stderr, "%s: warning: BASE and NEW trap different syscalls (%s, %s)\n",
-			knotif_prog, gb_knotif_str(b, "syscall"), gb_knotif_str(n, "syscall"));
+	if (strcmp(gb_knotif_str(b, "syscall"), gb_knotif_str(n, "syscall"))) {
+		fprintf(stderr, "%s: warning: BASE and NEW trap different syscalls ", knotif_prog);
+		print_pair(gb_knotif_str(b, "syscall"), gb_knotif_str(n, "syscall"));
+		fputc('\n', stderr);
+	}
 }
 
 int main(int argc, char **argv)

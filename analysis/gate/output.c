@@ -3,8 +3,10 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "table.h"
 
 static bool is_time(enum gb_figure f)
@@ -34,12 +36,25 @@ static void fmt_change(char *buf, size_t len, double base, double new)
 		snprintf(buf, len, "%+.1f%%", (new / base - 1) * 100);
 }
 
-static const char *file_label(const struct gb_file *f, char *buf, size_t len)
+/*
+ * "# base: PATH (host, kernel, git sha, date)": every part is the input's,
+ * so it is escaped and bounded as a table cell is (table.h), one line
+ * whatever the file says.
+ */
+static void print_file_label(FILE *out, const char *what, const struct gb_file *f)
 {
-	snprintf(buf, len, "%s (%s, %s, git %s, %s)", f->path, gb_context_str(f, "host_name"),
-		 gb_knotif_str(f, "kernel_release"), gb_knotif_str(f, "git_sha"),
-		 gb_context_str(f, "date"));
-	return buf;
+	char *shown[5] = {
+		escape_elided(f->path, TABLE_TEXT_MAX),
+		escape_elided(gb_context_str(f, "host_name"), TABLE_CELL_MAX),
+		escape_elided(gb_knotif_str(f, "kernel_release"), TABLE_CELL_MAX),
+		escape_elided(gb_knotif_str(f, "git_sha"), TABLE_CELL_MAX),
+		escape_elided(gb_context_str(f, "date"), TABLE_CELL_MAX),
+	};
+
+	fprintf(out, "# %s %s (%s, %s, git %s, %s)\n", what, shown[0], shown[1], shown[2], shown[3],
+		shown[4]);
+	for (int i = 0; i < 5; i++)
+		free(shown[i]);
 }
 
 void gate_print_console(FILE *out, const struct gb_file *base, const struct gb_file *new,
@@ -51,10 +66,9 @@ void gate_print_console(FILE *out, const struct gb_file *base, const struct gb_f
 	};
 	struct table *t = table_new(12, headers, "lrrrrrrrrrrl");
 	const struct comparison *worst = NULL;
-	char lbl[512];
 
-	fprintf(out, "# base: %s\n", file_label(base, lbl, sizeof(lbl)));
-	fprintf(out, "# new:  %s\n", file_label(new, lbl, sizeof(lbl)));
+	print_file_label(out, "base:", base);
+	print_file_label(out, "new: ", new);
 	if (o->deterministic)
 		fprintf(out, "# gated: median %s over repetitions, regression above %+.1f%% (deterministic: no U test)\n",
 			gb_figure_key(o->metric), o->threshold * 100);
@@ -102,14 +116,18 @@ void gate_print_console(FILE *out, const struct gb_file *base, const struct gb_f
 	}
 	table_print(t, out);
 	table_free(t);
-	if (r->regressions)
+	if (r->regressions) {
+		/* the name as its row shows it */
+		char *worst_name = escape_elided(worst->name, TABLE_CELL_MAX);
 		fprintf(out, "verdict: REGRESSION: %zu of %zu gated benchmarks, worst %s %s %+.1f%% (p %.2g)\n",
-			r->regressions, r->gated, worst->name, gb_figure_key(worst->metric),
+			r->regressions, r->gated, worst_name, gb_figure_key(worst->metric),
 			worst->change * 100, worst->u.pvalue);
-	else
+		free(worst_name);
+	} else {
 		fprintf(out, "verdict: pass: %zu gated benchmarks, none beyond %+.1f%%%s; %zu improved\n",
 			r->gated, o->threshold * 100, o->deterministic ? "" : " with p < alpha",
 			r->improvements);
+	}
 }
 
 /* jansson refuses NaN and infinities: those become null */

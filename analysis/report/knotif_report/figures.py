@@ -4,6 +4,10 @@
 Every figure's root <svg> carries an id and a <title>; every method's line
 or bar is a group (<g>) whose id names the figure and the method, so a test
 (or a reader's browser search) finds it in the rendered page.
+
+Every string from the inputs that a figure shows (a legend, a tick label, a
+title) goes through label(): matplotlib writes SVG text as it is given,
+control characters and all, and does not wrap it.
 """
 import io
 import re
@@ -15,6 +19,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import matplotlib.ticker as ticker  # noqa: E402
 import numpy as np  # noqa: E402
 
+from .shown import elided as label, slug  # noqa: E402,F401 (slug: the figures' ids, for page.py and trend.py)
+
 plt.rcParams.update({
     "svg.fonttype": "none",  # text stays text: smaller, searchable, selectable
     "font.size": 9,
@@ -23,10 +29,10 @@ plt.rcParams.update({
     "grid.alpha": 0.3,
     "figure.dpi": 96,
 })
-
-
-def slug(s):
-    return re.sub(r"[^A-Za-z0-9]+", "-", s).strip("-").lower()
+# a name with two '$' in it is a name, not a formula: mathtext would draw it as
+# one, or raise on what it cannot parse ("$\frac$"); no label here is a formula
+if "text.parse_math" in plt.rcParams:  # matplotlib >= 3.5
+    plt.rcParams["text.parse_math"] = False
 
 
 class Palette:
@@ -112,10 +118,10 @@ def latency_ccdf(placement, runs, samples, palette):
     for run in runs:
         if samples is not None and run.name in samples:
             x, y = ccdf_points(samples[run.name])
-            (line,) = ax.step(us(x), y, where="post", color=palette[run.method], label=run.method, lw=1.4)
+            (line,) = ax.step(us(x), y, where="post", color=palette[run.method], label=label(run.method), lw=1.4)
         else:
             x, y = quantile_points(run)
-            (line,) = ax.plot(us(x), y, marker="o", ms=3, color=palette[run.method], label=run.method, lw=1.2)
+            (line,) = ax.plot(us(x), y, marker="o", ms=3, color=palette[run.method], label=label(run.method), lw=1.2)
         line.set_gid("ccdf-%s-%s" % (slug(placement), slug(run.method)))
     ax.set_xscale("log")
     ax.set_yscale("log")
@@ -123,7 +129,7 @@ def latency_ccdf(placement, runs, samples, palette):
     ax.set_xlabel("round-trip latency (µs, log)")
     ax.set_ylabel("fraction of calls slower (log)")
     src = "raw samples" if samples is not None else "min/p50/p90/p99/p99.9/max from the JSON (joined by lines)"
-    title = "Latency CCDF, placement %s — %s" % (placement, src)
+    title = "Latency CCDF, placement %s — %s" % (label(placement), src)
     ax.set_title(title)
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)  # beside: never over a tail
     return to_svg(fig, "ccdf-%s" % slug(placement), title)
@@ -151,7 +157,7 @@ def latency_hist(run, samples, palette):
     ax.legend(fontsize=7)
     ax.set_xlabel("µs (log)")
     ax.set_ylabel("calls")
-    title = "%s, placement %s (n=%d)" % (run.method, run.placement, len(ns))
+    title = "%s, placement %s (n=%d)" % (label(run.method), label(run.placement), len(ns))
     ax.set_title(title, fontsize=9)
     return to_svg(fig, "hist-%s-%s" % (slug(run.placement), slug(run.method)), "Histogram: " + title)
 
@@ -168,16 +174,16 @@ def floor_bars(placement, runs, floor, palette):
         bar = ax.barh(i, v, color=palette[r.method], xerr=err, capsize=2, error_kw={"lw": 0.8})
         bar.patches[0].set_gid("floor-%s-%s" % (slug(placement), slug(r.method)))
         ax.text(max(reps + [v]) * 1.08, i, "%.2f×" % v, va="center", fontsize=7)
-    ax.set_yticks(range(len(runs)), [r.method for r in runs])
+    ax.set_yticks(range(len(runs)), [label(r.method) for r in runs])
     ax.set_xscale("log")
     plain_log(ax.xaxis)
     ax.axvline(1.0, color="k", lw=1)
     what = ""
     if isinstance(floor, dict) and floor.get("p50"):
-        what = " (%s, p50 %.2f µs)" % (floor.get("benchmark", "?"), float(floor["p50"]) / 1000)
+        what = " (%s, p50 %.2f µs)" % (label(floor.get("benchmark", "?")), float(floor["p50"]) / 1000)
     ax.set_xlabel("p50 / ping-pong floor p50%s (log)" % what)
     ax.grid(axis="y", visible=False)
-    title = "Floor ratio, placement %s" % placement
+    title = "Floor ratio, placement %s" % label(placement)
     ax.set_title(title)
     return to_svg(fig, "floor-%s" % slug(placement), title)
 
@@ -188,14 +194,14 @@ def stress_curves(kind, facet, series, y_axes):
     fig, axes = plt.subplots(1, len(y_axes), figsize=(3.6 * len(y_axes), 3.2), squeeze=False)
     cmap = plt.get_cmap("tab10" if len(series) <= 10 else "tab20")
     xlabel = "targets" if kind == "stress" else "pending notifications M"
-    for ax, (yk, label) in zip(axes[0], y_axes):
+    for ax, (yk, ylabel) in zip(axes[0], y_axes):
         for i, s in enumerate(series):
             pts = [(x, ys[yk]) for x, ys in s.points if yk in ys]
             if not pts:
                 continue
             xs, vs = zip(*pts)
             vs = np.asarray(vs) / (1.0 if yk == "items_per_second" else 1000.0)
-            (line,) = ax.plot(xs, vs, marker="o", ms=3, color=cmap(i % cmap.N), label=s.label)
+            (line,) = ax.plot(xs, vs, marker="o", ms=3, color=cmap(i % cmap.N), label=label(s.label))
             line.set_gid("%s-%s-%s-%s" % (kind, slug(facet), slug(yk), slug(s.label)))
         xs_all = [x for s in series for x, _ in s.points]
         if xs_all and max(xs_all) / max(min(xs_all), 1) >= 10:
@@ -208,12 +214,12 @@ def stress_curves(kind, facet, series, y_axes):
                 ax.set_yscale("log")  # latencies over decades of load
                 plain_log(ax.yaxis)
         ax.set_xlabel(xlabel)
-        ax.set_ylabel(label)
+        ax.set_ylabel(ylabel)
     handles, labels = axes[0][0].get_legend_handles_labels()
     fig.legend(handles, labels, fontsize=7, loc="upper center", ncol=min(len(labels), 3),
                bbox_to_anchor=(0.5, 0.0))
-    title = ("Stress scaling, %s: one supervisor, N targets" % facet if kind == "stress" else
-             "Pending notifications, %s: SEND / ID_VALID with M queued" % facet)
+    title = ("Stress scaling, %s: one supervisor, N targets" % label(facet) if kind == "stress" else
+             "Pending notifications, %s: SEND / ID_VALID with M queued" % label(facet))
     fig.suptitle(title)
     fig.tight_layout()
     return to_svg(fig, "%s-%s" % (kind, slug(facet)), title)
@@ -231,14 +237,14 @@ def trace_stacked(bars):
     left = np.zeros(len(bars))
     for j, p in enumerate(phases):
         vals = np.array([float(b.phases.get(p, {}).get("mean", 0.0)) / 1000 for b in bars])
-        cont = ax.barh(range(len(bars)), vals, left=left, color=cmap(j % 8), label=p, height=0.5)
+        cont = ax.barh(range(len(bars)), vals, left=left, color=cmap(j % 8), label=label(p), height=0.5)
         for i, patch in enumerate(cont.patches):
             patch.set_gid("trace-%s-%s" % (slug(bars[i].label), slug(p)))
         left += vals
     for i, b in enumerate(bars):
         if b.round_trip and isinstance(b.round_trip.get("mean"), (int, float)):
             ax.plot([b.round_trip["mean"] / 1000], [i], marker="|", ms=14, color="k")
-    ax.set_yticks(range(len(bars)), [b.label for b in bars])
+    ax.set_yticks(range(len(bars)), [label(b.label) for b in bars])
     ax.set_xlabel("mean µs per phase (| = mean round trip)")
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     ax.set_ylim(-0.6, len(bars) - 0.4)
@@ -259,11 +265,12 @@ def workload_bars(group, gid):
         bar = ax.barh(i, q, xerr=s, color=cmap(i % 10), capsize=2, error_kw={"lw": 0.8})
         bar.patches[0].set_gid("%s-%s" % (gid, slug(r["method"])))
         ax.text(q + s + 0.02, i, "%.2f ± %.2f" % (q, s), va="center", fontsize=7)
-    ax.set_yticks(range(len(group.results)), [r["method"] for r in group.results])
+    ax.set_yticks(range(len(group.results)), [label(r["method"]) for r in group.results])
     ax.invert_yaxis()
     ax.axvline(1.0, color="k", lw=1)
-    ax.set_xlabel("mean wall time / mean with no interception (%s = %.1f ms)" % (base["method"], base["mean"] * 1e3))
+    ax.set_xlabel("mean wall time / mean with no interception (%s = %.1f ms)" % (label(base["method"]),
+                                                                                base["mean"] * 1e3))
     ax.grid(axis="y", visible=False)
-    title = "Real workload: %s" % group.title
+    title = "Real workload: %s" % label(group.title)
     ax.set_title(title)
     return to_svg(fig, gid, title)

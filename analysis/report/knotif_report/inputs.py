@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import shown
+
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "scripts"))
 import gbrows  # noqa: E402
 
@@ -96,7 +98,8 @@ def load_bench(path):
             for key in ("p50", "real_time"):
                 v = row.get(key)
                 if v is not None and not (isinstance(v, (int, float)) and math.isfinite(v) and v >= 0):
-                    raise InputError("%s: %s: %s is %r, not a time" % (path, row["name"], key, v))
+                    # the name is the file's, and this line goes to a terminal
+                    raise InputError("%s: %s: %s is %r, not a time" % (path, shown.text(row["name"]), key, v))
             run.reps.append(row)
     if not runs:
         raise InputError("%s: the 'benchmarks' list is empty" % path)

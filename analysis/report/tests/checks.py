@@ -2,9 +2,12 @@
 """What the report's tests share: failures gathered by check(), a skip with
 its reason, the slug a page's ids are made of, and knotif-report's
 bad-usage contract (exit 2, one 'knotif-report: ' line)."""
-import re
+import os
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from knotif_report.shown import slug  # noqa: E402,F401 (the page's own, not a copy)
 
 failures = []
 
@@ -18,10 +21,6 @@ def check(cond, what):
     if not cond:
         failures.append(what)
         print("FAIL: " + what, file=sys.stderr)
-
-
-def slug(s):
-    return re.sub(r"[^A-Za-z0-9]+", "-", s).strip("-").lower()
 
 
 def expect_usage_error(report, args, what):
