@@ -2,6 +2,7 @@
 #include "db.h"
 
 #include <errno.h>
+#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,8 @@ static const char runs_columns[] =
 	"  source TEXT,"			/* the file it was recorded from */
 	"  document TEXT NOT NULL,"		/* the whole result file */
 	"  machine_class TEXT,"			/* class.h */
-	"  gate TEXT";				/* the gate's verdict on it: pass, fail, NULL */
+	"  gate TEXT,"				/* the gate's verdict on it: pass, fail, NULL */
+	"  content_sha256 TEXT";		/* content_hash(): one run is recorded once */
 
 static const char *const tables_after_runs[] = {
 	"CREATE TABLE IF NOT EXISTS results("
@@ -37,6 +39,8 @@ static const char *const tables_after_runs[] = {
 	"CREATE INDEX IF NOT EXISTS results_by_benchmark ON results(benchmark, run_id)",
 	"CREATE INDEX IF NOT EXISTS results_by_run ON results(run_id)",
 	"CREATE INDEX IF NOT EXISTS runs_by_class ON runs(machine_class, id)",
+	/* the store refuses a run twice, however many writers race (a NULL hash is no run's) */
+	"CREATE UNIQUE INDEX IF NOT EXISTS runs_by_content ON runs(content_sha256)",
 };
 
 #define MAX_ATTEMPTS 12
@@ -174,6 +178,95 @@ static int migrate_1_to_2(struct store *s, char *why, size_t len)
 	return err;
 }
 
+/* a copy of v with every number a real: 951 and 951.0 are one value (jq writes the first) */
+static json_t *numbers_as_reals(json_t *v)
+{
+	const char *key;
+	json_t *out, *item;
+	size_t i;
+
+	switch (json_typeof(v)) {
+	case JSON_INTEGER:
+		return json_real((double)json_integer_value(v));
+	case JSON_OBJECT:
+		out = json_object();
+		json_object_foreach(v, key, item)
+			json_object_set_new(out, key, numbers_as_reals(item));
+		return out;
+	case JSON_ARRAY:
+		out = json_array();
+		json_array_foreach(v, i, item)
+			json_array_append_new(out, numbers_as_reals(item));
+		return out;
+	default:
+		return json_incref(v);
+	}
+}
+
+/*
+ * What tells one run from another: SHA-256 of its document normalised
+ * (numbers as reals to 17 digits, keys sorted, compact), in hex. The same
+ * file reformatted (jq -S .) is the same run, and a stored document gives
+ * back the hash of the file it was recorded from (migrate_2_to_3 relies on
+ * it).
+ */
+static int content_hash(json_t *root, char hex[2 * 32 + 1], char *why, size_t len)
+{
+	json_t *normal = numbers_as_reals(root);
+	char *doc = normal ? json_dumps(normal, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17)) : NULL;
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int n = 0;
+	int ok = doc && EVP_Digest(doc, strlen(doc), md, &n, EVP_sha256(), NULL) && n == 32;
+
+	json_decref(normal);
+	free(doc);
+	if (!ok)
+		return why_fail(-ENOMEM, why, len, "cannot hash the run: out of memory");
+	for (unsigned int i = 0; i < n; i++)
+		sprintf(hex + 2 * i, "%02x", md[i]);
+	return 0;
+}
+
+/*
+ * A stored run's content hash; a document that cannot be read keeps none,
+ * and so does a copy of a run stored before (recorded twice before there
+ * were hashes: the first keeps it, the unique index allows no second).
+ */
+static int set_content_hash(struct store *s, const char *id, char *why, size_t len)
+{
+	char label[64], hex[2 * 32 + 1];
+	const char *params[2] = { hex, id };
+	struct gb_file run;
+	int err;
+
+	snprintf(label, sizeof(label), "run #%s", id);
+	err = history_document(s, atoll(id), label, &run, why, len);
+	if (err == -ENOENT || err == -EINVAL)
+		return 0;
+	if (err)
+		return err;
+	err = content_hash(run.root, hex, why, len);
+	gb_file_free(&run);
+	return err ? err : store_query(s, "UPDATE runs SET content_sha256 = $1 WHERE id = CAST($2 AS BIGINT)"
+				       " AND NOT EXISTS (SELECT 1 FROM runs WHERE content_sha256 = $1)",
+				       2, params, NULL, why, len);
+}
+
+/* schema 2 to 3: the content hash of every stored run, so that none is recorded again */
+static int migrate_2_to_3(struct store *s, char *why, size_t len)
+{
+	struct store_rows ids;
+	int err = store_exec(s, "ALTER TABLE runs ADD COLUMN content_sha256 TEXT", why, len);
+
+	if (err || (err = store_query(s, "SELECT id FROM runs ORDER BY id", 0, NULL, &ids, why, len)))
+		return err;
+	for (size_t i = 0; !err && i < ids.nrows; i++)
+		err = set_content_hash(s, store_cell(&ids, i, 0), why, len);
+	store_rows_free(&ids);
+	return err ? err : store_exec(s, "CREATE UNIQUE INDEX IF NOT EXISTS runs_by_content ON runs(content_sha256)",
+				      why, len);
+}
+
 static int create_schema(struct store *s, char *why, size_t len)
 {
 	char sql[2048], version[16];
@@ -208,6 +301,8 @@ static int bring_schema(struct store *s, void *arg, char *why, size_t len)
 		return why_fail(-EPROTO, why, len, "it has schema version %d; this knotif-history reads %d",
 				v, HISTORY_SCHEMA_VERSION);
 	if (v == 1 && (err = migrate_1_to_2(s, why, len)))
+		return err;
+	if (v <= 2 && (err = migrate_2_to_3(s, why, len)))
 		return err;
 	snprintf(version, sizeof(version), "%d", HISTORY_SCHEMA_VERSION);
 	return store_query(s, "UPDATE meta SET value = $1 WHERE key = 'schema_version'", 1, params, NULL,
@@ -277,6 +372,7 @@ static const char *text_or_null(const char *s)
 struct record {
 	const struct gb_file *run;
 	const char *source, *name, *gate;
+	char hash[2 * 32 + 1];		/* content_hash() */
 	long long id;
 };
 
@@ -292,14 +388,29 @@ static int name_taken(struct store *s, const char *name, char *why, size_t len)
 	return -EEXIST;
 }
 
+/* -EALREADY when the history holds this run: it would weigh twice in every baseline that pools it */
+static int already_recorded(struct store *s, const struct record *rec, char *why, size_t len)
+{
+	const char *hash = rec->hash;
+	char *taken;
+	int err = query_value(s, "SELECT min(id) FROM runs WHERE content_sha256 = $1", 1, &hash, &taken, why, len);
+
+	if (err || !taken)
+		return err;
+	why_fail(-EALREADY, why, len, "%s is already recorded, as run #%s (the same run twice would count twice in a baseline)",
+		 rec->source, taken);
+	free(taken);
+	return -EALREADY;
+}
+
 static int insert_run(struct store *s, struct record *rec, char *why, size_t len)
 {
 	static const char sql[] =
 		"INSERT INTO runs(recorded_at, name, date, git_sha, kernel_release, kernel_version,"
 		" host, cpu_model, num_cpus, syscall, samples_per_repetition, repetitions,"
-		" placements, command_line, config, source, document, machine_class, gate)"
+		" placements, command_line, config, source, document, machine_class, gate, content_sha256)"
 		" VALUES($1, $2, $3, $4, $5, $6, $7, $8, CAST($9 AS INTEGER), $10,"
-		" CAST($11 AS INTEGER), CAST($12 AS INTEGER), $13, $14, $15, $16, $17, $18, $19)"
+		" CAST($11 AS INTEGER), CAST($12 AS INTEGER), $13, $14, $15, $16, $17, $18, $19, $20)"
 		" RETURNING id";
 	const struct gb_file *run = rec->run;
 	json_t *k = json_object_get(run->context, "knotif");
@@ -326,10 +437,10 @@ static int insert_run(struct store *s, struct record *rec, char *why, size_t len
 			text_or_null(gb_context_str(run, "host_name")),
 			text_or_null(gb_knotif_str(run, "cpu_model")), ncpu,
 			text_or_null(gb_knotif_str(run, "syscall")), samples, reps, placements, cmd,
-			config, rec->source, doc, cls, rec->gate,
+			config, rec->source, doc, cls, rec->gate, rec->hash,
 		};
 
-		err = doc ? query_value(s, sql, 19, p, &id, why, len) : why_fail(-ENOMEM, why, len, "out of memory");
+		err = doc ? query_value(s, sql, 20, p, &id, why, len) : why_fail(-ENOMEM, why, len, "out of memory");
 	}
 	if (!err && !id)
 		err = why_fail(-EIO, why, len, "%s: the new run got no id", s->where);
@@ -394,7 +505,7 @@ static int record_body(struct store *s, void *arg, char *why, size_t len)
 int history_record(struct store *s, const struct gb_file *run, const char *source, const char *name,
 		   const char *gate, long long *id, char *why, size_t len)
 {
-	struct record rec = { run, source, name, gate, 0 };
+	struct record rec = { run, source, name, gate, "", 0 };
 	int err;
 
 	if (name && (!*name || !strcmp(name, "last") || !strncmp(name, "last:", 5) || !strcmp(name, "first") ||
@@ -402,10 +513,28 @@ int history_record(struct store *s, const struct gb_file *run, const char *sourc
 		return why_fail(-EINVAL, why, len,
 				"'%s' cannot name a run: it reads as a selector (last, last:N, first, first:N, id:N)",
 				name);
-	err = in_transaction(s, s->ops->begin_write, record_body, &rec, why, len);
-	/* a name taken by a writer that won the race: say whose */
-	if (err == -EEXIST && name && !strstr(why, "is already run #"))
-		name_taken(s, name, why, len);
+	if (!run->root)
+		return why_fail(-EINVAL, why, len, "%s: the run was read without its document", source);
+	/*
+	 * Looked for before the transaction, not inside it: a read there
+	 * would make concurrent writers' serializable transactions conflict.
+	 * Two writers of one run that race past it are told apart by the
+	 * store's unique index (runs_by_content) at the insert.
+	 */
+	err = content_hash(run->root, rec.hash, why, len);
+	if (!err)
+		err = already_recorded(s, &rec, why, len);
+	if (!err)
+		err = in_transaction(s, s->ops->begin_write, record_body, &rec, why, len);
+	/* a unique key taken by a writer that won the race — this very run, or the name: say which */
+	if (err == -EEXIST && !strstr(why, "is already run #")) {
+		int again = already_recorded(s, &rec, why, len);
+
+		if (again)
+			err = again;
+		else if (name)
+			name_taken(s, name, why, len);
+	}
 	if (!err)
 		*id = rec.id;
 	return err;

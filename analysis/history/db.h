@@ -17,8 +17,11 @@
  * has; history_open creates it or migrates an older one in one transaction.
  *   1  runs, results
  *   2  runs.machine_class (class.h) and runs.gate ('pass', 'fail' or NULL)
+ *   3  runs.content_sha256: the SHA-256 of the run's normalised document
+ *      (filled in for the runs an older store holds), so that one result
+ *      file is never recorded twice
  */
-#define HISTORY_SCHEMA_VERSION 2
+#define HISTORY_SCHEMA_VERSION 3
 
 /* ${XDG_DATA_HOME:-$HOME/.local/share}/knotif/history.sqlite, into buf */
 int history_default_path(char *buf, size_t len);
@@ -33,8 +36,11 @@ int history_open(struct store **s, const char *uri, bool create, char *why, size
 /*
  * Stores the run in one transaction, retried when it loses a race with
  * another writer; *id gets its id. gate is "pass", "fail" or NULL.
- * -EEXIST when name is taken; -EPIPE when the server went away (nothing
- * stored, unless why says the commit itself was cut off).
+ * -EEXIST when name is taken; -EALREADY when the history holds this run
+ * already (the same document, however formatted); -EPIPE when the server
+ * went away or stopped answering (nothing stored, unless why says the
+ * commit itself was cut off); -ENOSPC when the disk under an SQLite file
+ * failed.
  */
 int history_record(struct store *s, const struct gb_file *run, const char *source, const char *name,
 		   const char *gate, long long *id, char *why, size_t len);

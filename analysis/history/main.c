@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "class.h"
@@ -47,7 +48,9 @@ static const char usage_text[] =
 "Options:\n"
 "  --db URI         where the history lives: PATH or sqlite:PATH (an SQLite\n"
 "                   file), or postgresql://[user@]host/dbname (a server; any\n"
-"                   libpq URI). Default $KNOTIF_DB, else\n"
+"                   libpq URI; postgres:// too, any case). Any other\n"
+"                   scheme: is refused (a file named so: ./mysql:x.db).\n"
+"                   Default $KNOTIF_DB, else\n"
 "                   ${XDG_DATA_HOME:-$HOME/.local/share}/knotif/history.sqlite\n"
 "  --name NAME      (record) name the run\n"
 "  --gate VERDICT   (record) pass or fail: what the gate said of this run; a\n"
@@ -67,11 +70,17 @@ static const char usage_text[] =
 "\n"
 "The schema (versioned in table meta) is created, or migrated from an older\n"
 "knotif-history's, on first use. A run is one transaction: concurrent\n"
-"writers (CI runners) queue or retry, and a run is stored whole or not at all.\n"
+"writers (CI runners) queue or retry, and a run is stored whole or not at all,\n"
+"and once: a result file the history already holds (the same JSON document,\n"
+"however formatted) is refused. -o F is written whole or not at all.\n"
 "\n"
-"Exit status: 0 done, 1 the database failed during the command (nothing was\n"
-"stored), 2 bad usage or unusable input (unreadable history, malformed result\n"
-"file, a baseline the history does not hold).\n"
+"Environment: KNOTIF_DB (--db), KNOTIF_DB_TIMEOUT (seconds, default 30: the\n"
+"longest wait for a PostgreSQL server, to connect and for each answer).\n"
+"\n"
+"Exit status: 0 done, 1 the database or the output failed during the command\n"
+"(a server gone or not answering, a full disk: nothing was stored), 2 bad\n"
+"usage or unusable input (unreadable history, malformed result file, a run\n"
+"already recorded, a baseline or class the history does not hold).\n"
 "\n"
 "Examples:\n"
 "  knotif-bench --benchmark_repetitions=9 --benchmark_out=run.json\n"
@@ -234,10 +243,11 @@ static void make_parents(const char *path)
 	}
 }
 
-/* a failure of the database itself (a server gone away) is 1; what the user gave us, 2 */
+/* a failure of the database itself (a server gone away, a full disk) is 1; what the user gave us, 2 */
 static _Noreturn void db_failed(int err, const char *why)
 {
-	die_code(err == -EPIPE || err == -EIO || err == -EAGAIN || err == -ENOMEM ? 1 : EXIT_USAGE, "%s", why);
+	die_code(err == -EPIPE || err == -EIO || err == -EAGAIN || err == -ENOMEM || err == -ENOSPC ? 1 : EXIT_USAGE,
+		 "%s", why);
 }
 
 static struct store *open_db(const struct options *o, bool create)
@@ -249,8 +259,9 @@ static struct store *open_db(const struct options *o, bool create)
 	if (create && o->db == o->default_db)
 		make_parents(o->db);
 	err = history_open(&s, o->db, create, why, sizeof(why));
+	/* opening: -EIO is a history that cannot be used (not SQLite, no such database), 2 */
 	if (err)
-		die_code(err == -EPIPE ? 1 : EXIT_USAGE, "%s", why);
+		die_code(err == -EPIPE || err == -ENOSPC ? 1 : EXIT_USAGE, "%s", why);
 	return s;
 }
 
@@ -260,24 +271,95 @@ static const char *class_or_null(const struct options *o)
 }
 
 /*
- * -o F or stdout, opened once what goes there is in hand (a database read
- * costs little): a command that fails before leaves the file -o names as it
- * was (an older baseline, a FIFO, /dev/null: removing "the partial output"
- * there took the device away from the system).
+ * Where baseline and trend write: stdout, or -o F. F is written whole or
+ * not at all: into a temporary file beside it, renamed over it once every
+ * byte is written (a full disk leaves the F there was, not half of a new
+ * one). A FIFO or a device is written straight through: renaming over it
+ * would put a file where it was (as root, -o /dev/null would take the
+ * device away from the system).
  */
-static FILE *open_output(const struct options *o)
-{
-	FILE *out = stdout;
+struct output {
+	FILE *f;
+	const char *name;	/* for messages: F or "stdout" */
+	char *path;		/* what tmp is renamed to: F, or the file a symbolic link F names */
+	char *tmp;		/* the temporary file beside it; NULL when written straight through */
+};
 
-	if (o->output && !(out = fopen(o->output, "w")))
-		usage_error("cannot write %s: %s", o->output, strerror(errno));
-	return out;
+/* no temporary file left behind, then one line and exit 1 */
+static _Noreturn void output_failed(struct output *out, int err)
+{
+	if (out->tmp)
+		unlink(out->tmp);
+	die("writing %s: %s", out->name, strerror(err));
 }
 
-static void close_output(const struct options *o, FILE *out)
+/* the mode a file written in place would have had: F's own, else 0666 less the umask */
+static mode_t output_mode(const struct stat *sb, bool exists)
 {
-	if (fflush(out) || ferror(out) || (out != stdout && fclose(out)))
-		die("writing %s: %s", o->output ? o->output : "stdout", strerror(errno));
+	mode_t mask;
+
+	if (exists)
+		return sb->st_mode & 07777;
+	mask = umask(0);
+	umask(mask);
+	return 0666 & ~mask;
+}
+
+/*
+ * Opened once what goes there is in hand (a database read costs little): a
+ * command that fails before leaves F as it was (an older baseline, a FIFO
+ * nobody reads).
+ */
+static void open_output(const struct options *o, struct output *out)
+{
+	struct stat sb;
+	bool exists;
+	int fd;
+
+	memset(out, 0, sizeof(*out));
+	out->f = stdout;
+	out->name = o->output ? o->output : "stdout";
+	exists = o->output && !stat(o->output, &sb);
+	if (exists && !S_ISREG(sb.st_mode)) {
+		if (!(out->f = fopen(o->output, "w")))
+			usage_error("cannot write %s: %s", o->output, strerror(errno));
+	} else if (o->output) {
+		out->path = exists ? realpath(o->output, NULL) : strdup(o->output);
+		if (!out->path)
+			usage_error("cannot write %s: %s", o->output, strerror(errno));
+		if (asprintf(&out->tmp, "%s.XXXXXX", out->path) < 0)
+			die("out of memory");
+		fd = mkstemp(out->tmp);
+		if (fd < 0) {
+			free(out->tmp);
+			out->tmp = NULL;
+			usage_error("cannot write %s: %s", o->output, strerror(errno));
+		}
+		if (fchmod(fd, output_mode(&sb, exists)) || !(out->f = fdopen(fd, "w"))) {
+			int err = errno;
+
+			close(fd);
+			output_failed(out, err);
+		}
+	}
+	errno = 0;	/* what a failed write leaves here is why: ferror() does not say */
+}
+
+/* every byte written, or exit 1: a baseline cut short must not pass for one */
+static void close_output(struct output *out)
+{
+	int err = 0;
+
+	if (fflush(out->f) || ferror(out->f))
+		err = errno ? errno : EIO;
+	if (out->f != stdout && fclose(out->f) && !err)
+		err = errno;
+	if (!err && out->tmp && rename(out->tmp, out->path))
+		err = errno;
+	if (err)
+		output_failed(out, err);
+	free(out->tmp);
+	free(out->path);
 }
 
 static int cmd_record(const struct options *o)
@@ -295,14 +377,20 @@ static int cmd_record(const struct options *o)
 		usage_error("%s: no benchmarks to record", o->arg);
 	s = open_db(o, true);
 	err = history_record(s, &run, o->arg, o->name, o->gate, &id, why, sizeof(why));
-	if (err)
+	if (err) {
+		store_close(s);		/* a file it made for nothing goes (store.h) */
 		db_failed(err, why);
+	}
 	shown = escape_text(o->name ? o->name : "");
+	errno = 0;
 	printf("recorded run #%lld%s%s%s: %zu benchmarks, git %s, kernel %s, host %s, in %s\n", id,
 	       o->name ? " '" : "", shown, o->name ? "'" : "", run.count,
 	       gb_knotif_str(&run, "git_sha"), gb_knotif_str(&run, "kernel_release"),
 	       gb_context_str(&run, "host_name"), s->where);
 	free(shown);
+	/* stored all the same: say so, but not that all went well */
+	if (fflush(stdout) || ferror(stdout))
+		die("run #%lld recorded, but writing stdout: %s", id, strerror(errno ? errno : EIO));
 	gb_file_free(&run);
 	store_close(s);
 	return 0;
@@ -326,6 +414,7 @@ static int cmd_list(const struct options *o)
 		" FROM runs ORDER BY id";
 	struct store *s = open_db(o, false);
 	struct table *t = table_new(9, headers, "rlllllrrl");
+	struct output out;
 	struct store_rows r;
 	char why[1024];
 	int err;
@@ -340,7 +429,9 @@ static int cmd_list(const struct options *o)
 		table_add(t, cells);
 	}
 	store_rows_free(&r);
-	table_print(t, stdout);
+	open_output(o, &out);
+	table_print(t, out.f);
+	close_output(&out);
 	table_free(t);
 	store_close(s);
 	return 0;
@@ -415,6 +506,7 @@ static void show_run(struct store *s, long long id)
 static int cmd_show(const struct options *o)
 {
 	struct store *s = open_db(o, false);
+	struct output out;
 	long long *ids;
 	char why[1024];
 	size_t n;
@@ -422,11 +514,13 @@ static int cmd_show(const struct options *o)
 
 	if ((err = history_select(s, o->selector, NULL, &ids, &n, why, sizeof(why))))
 		db_failed(err, why);
+	open_output(o, &out);
 	for (size_t i = 0; i < n; i++) {
 		if (i)
 			putchar('\n');
 		show_run(s, ids[i]);
 	}
+	close_output(&out);
 	free(ids);
 	store_close(s);
 	return 0;
@@ -435,17 +529,17 @@ static int cmd_show(const struct options *o)
 static int cmd_baseline(const struct options *o)
 {
 	struct store *s = open_db(o, false);
+	struct output out;
 	char why[1024];
 	json_t *doc;
 	size_t n;
-	FILE *out;
 
 	if (!(doc = history_baseline(s, o->selector, class_or_null(o), &n, why, sizeof(why))))
 		usage_error("%s", why);
-	out = open_output(o);
-	if (json_dumpf(doc, out, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) || fputc('\n', out) == EOF)
-		die("writing %s: %s", o->output ? o->output : "stdout", strerror(errno));
-	close_output(o, out);
+	open_output(o, &out);
+	if (json_dumpf(doc, out.f, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) || fputc('\n', out.f) == EOF)
+		output_failed(&out, errno ? errno : EIO);
+	close_output(&out);
 	if (o->output)
 		fprintf(stderr, "%s: baseline %s (%zu run%s) written to %s\n", knotif_prog, o->selector,
 			n, n == 1 ? "" : "s", o->output);
@@ -504,18 +598,24 @@ static int cmd_trend(const struct options *o)
 	struct store *s = open_db(o, false);
 	char why[1024];
 	json_t *trend = history_trend(s, class_or_null(o), why, sizeof(why));
-	FILE *out;
+	struct output out;
 
 	if (!trend)
 		db_failed(-EIO, why);
-	out = open_output(o);
-	if (o->format && !strcmp(o->format, "json")) {
-		if (json_dumpf(trend, out, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) || fputc('\n', out) == EOF)
-			die("writing %s: %s", o->output ? o->output : "stdout", strerror(errno));
-	} else {
-		trend_table(trend, out);
+	/* as baseline: a class the history does not hold is said, not an empty trend */
+	if (o->class_given && !json_array_size(json_object_get(trend, "classes"))) {
+		char *shown = escape_text(o->machine_class);
+
+		usage_error("no run of class '%s' in the history", shown);
 	}
-	close_output(o, out);
+	open_output(o, &out);
+	if (o->format && !strcmp(o->format, "json")) {
+		if (json_dumpf(trend, out.f, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) || fputc('\n', out.f) == EOF)
+			output_failed(&out, errno ? errno : EIO);
+	} else {
+		trend_table(trend, out.f);
+	}
+	close_output(&out);
 	json_decref(trend);
 	store_close(s);
 	return 0;

@@ -1,64 +1,155 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "store.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "why.h"
 
-static bool has_prefix(const char *s, const char *prefix)
-{
-	return !strncmp(s, prefix, strlen(prefix));
-}
-
-/* the URI for messages, its password (user:PASSWORD@ or password=PASSWORD) masked */
-static void set_where(struct store *s, const char *uri)
+/* the password in uri's user:PASSWORD@, its length in *n; NULL when there is none */
+static const char *userinfo_password(const char *uri, size_t *n)
 {
 	const char *scheme = strstr(uri, "://"), *at, *colon;
-	char *pw, *end;
 
-	snprintf(s->where_buf, sizeof(s->where_buf), "%s", uri);
-	s->where = s->where_buf;
-	if (!scheme)
-		return;
-	at = strchr(scheme + 3, '@');
+	at = scheme ? strchr(scheme + 3, '@') : NULL;
 	colon = at ? memchr(scheme + 3, ':', (size_t)(at - scheme - 3)) : NULL;
-	if (colon)
-		snprintf(s->where_buf, sizeof(s->where_buf), "%.*s:***%s",
-			 (int)(colon - uri), uri, at);
-	for (pw = strstr(s->where_buf, "password="); pw; pw = strstr(pw, "password=")) {
-		pw += strlen("password=");
-		end = pw + strcspn(pw, "&");
-		memmove(pw + 3, end, strlen(end) + 1);
-		memcpy(pw, "***", 3);
+	if (!colon)
+		return NULL;
+	*n = (size_t)(at - colon - 1);
+	return colon + 1;
+}
+
+/* the value of the password= after from, its length in *n; NULL when there is none */
+static const char *password_param(const char *from, size_t *n)
+{
+	const char *pw = strstr(from, "password=");
+
+	if (!pw)
+		return NULL;
+	pw += strlen("password=");
+	*n = strcspn(pw, "&");
+	return pw;
+}
+
+/* every occurrence in text of what[0..n) replaced by with; text cut short where it would not fit */
+static void replace_all(char *text, size_t len, const char *what, size_t n, const char *with)
+{
+	size_t wn = strlen(with);
+	char *p = text;
+
+	if (!n)
+		return;
+	while ((p = memmem(p, strlen(p), what, n))) {
+		size_t tail = strlen(p + n);
+
+		if ((size_t)(p - text) + wn + tail + 1 > len) {
+			*p = 0;		/* never the secret, whatever is lost */
+			return;
+		}
+		memmove(p + wn, p + n, tail + 1);
+		memcpy(p, with, wn);
+		p += wn;
 	}
+}
+
+void store_mask_uri(const char *uri, char *buf, size_t len)
+{
+	const char *pw;
+	size_t n;
+
+	snprintf(buf, len, "%s", uri);
+	if ((pw = userinfo_password(uri, &n)))
+		snprintf(buf, len, "%.*s***%s", (int)(pw - uri), uri, pw + n);
+	for (char *p = buf; (pw = password_param(p, &n));) {
+		p = buf + (pw - buf);	/* found in buf */
+		if (n < 3 && strlen(buf) + 3 - n >= len) {
+			*p = 0;		/* no room for the mask: cut there */
+			break;
+		}
+		memmove(p + 3, p + n, strlen(p + n) + 1);
+		memcpy(p, "***", 3);
+		p += 3;
+	}
+}
+
+void store_mask_text(const char *uri, char *text, size_t len)
+{
+	char where[4096];
+	const char *pw;
+	size_t n;
+
+	store_mask_uri(uri, where, sizeof(where));
+	replace_all(text, len, uri, strlen(uri), where);
+	if ((pw = userinfo_password(uri, &n)))
+		replace_all(text, len, pw, n, "***");
+	for (const char *p = uri; (pw = password_param(p, &n)); p = pw + n)
+		replace_all(text, len, pw, n, "***");
+}
+
+/*
+ * The length of uri's scheme, RFC 3986 style: a letter, then letters,
+ * digits, + - or ., then ':' (in the first path component: a scheme has no
+ * '/', so ./a:b.db has none). 0 when uri has no scheme.
+ */
+static size_t scheme_len(const char *uri)
+{
+	size_t n = 0;
+
+	if (!isalpha((unsigned char)uri[0]))
+		return 0;
+	while (uri[n] && (isalnum((unsigned char)uri[n]) || strchr("+-.", uri[n])))
+		n++;
+	return uri[n] == ':' ? n : 0;
+}
+
+static bool is_scheme(const char *uri, size_t n, const char *scheme)
+{
+	return n == strlen(scheme) && !strncasecmp(uri, scheme, n);
 }
 
 int store_open(struct store **out, const char *uri, bool create, char *why, size_t len)
 {
+	size_t n = scheme_len(uri);
+	bool pg = is_scheme(uri, n, "postgresql") || is_scheme(uri, n, "postgres");
+	bool sqlite = is_scheme(uri, n, "sqlite");
+	const char *path;
 	struct store *s;
-	const char *path = uri;
 	int err;
 
 	*out = NULL;
-	if (has_prefix(uri, "sqlite:"))
-		path = uri + strlen("sqlite:");
-	/* SQLite makes "" a temporary file and ":memory:" RAM: both vanish at exit */
-	if (!*path || !strcmp(path, ":memory:"))
-		return why_fail(-EINVAL, why, len,
-				"--db '%s' cannot keep a history: it would vanish when knotif-history exits (give a file or a postgresql:// URI)",
-				uri);
 	s = calloc(1, sizeof(*s));
-	if (!s)
+	if (!s || !(s->uri = strdup(uri))) {
+		free(s);
 		return why_fail(-ENOMEM, why, len, "out of memory");
-	set_where(s, uri);
-	if (has_prefix(uri, "postgresql://") || has_prefix(uri, "postgres://"))
-		err = store_pg_open(s, uri, why, len);
-	else
-		err = store_sqlite_open(s, path, create, why, len);
+	}
+	/* libpq knows its schemes in lower case only: PostgreSQL:// would be a database name */
+	for (size_t i = 0; i < n; i++)
+		s->uri[i] = (char)tolower((unsigned char)s->uri[i]);
+	store_mask_uri(s->uri, s->where_buf, sizeof(s->where_buf));
+	s->where = s->where_buf;
+	path = sqlite ? s->uri + n + 1 : s->uri;
+	if (pg && strncmp(uri + n + 1, "//", 2)) {
+		err = why_fail(-EINVAL, why, len, "--db '%s': a PostgreSQL URI starts %.*s://", s->where, (int)n,
+			       s->uri);
+	} else if (n && !pg && !sqlite) {
+		/* a mistyped URI must not make a local file that gets the fleet's runs */
+		err = why_fail(-EINVAL, why, len,
+			       "--db '%s': unknown scheme '%.*s:' (expected PATH, sqlite:PATH or postgresql://...; a file named so: ./%s)",
+			       s->where, (int)n, s->uri, s->where);
+	} else if (!pg && (!*path || !strcmp(path, ":memory:"))) {
+		/* SQLite makes "" a temporary file and ":memory:" RAM: both vanish at exit */
+		err = why_fail(-EINVAL, why, len,
+			       "--db '%s' cannot keep a history: it would vanish when knotif-history exits (give a file or a postgresql:// URI)",
+			       s->where);
+	} else {
+		err = pg ? store_pg_open(s, s->uri, why, len) : store_sqlite_open(s, path, create, why, len);
+	}
 	if (err) {
+		free(s->uri);
 		free(s);
 		return err;
 	}
@@ -71,6 +162,7 @@ void store_close(struct store *s)
 	if (!s)
 		return;
 	s->ops->close(s);
+	free(s->uri);
 	free(s);
 }
 

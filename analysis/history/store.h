@@ -16,7 +16,10 @@
  *   -EAGAIN  the transaction lost a race (serialization failure, deadlock,
  *            a lock that stayed busy): roll back and run it again;
  *   -EEXIST  a unique constraint (a taken run name);
- *   -EPIPE   the connection to the server is gone;
+ *   -EPIPE   the connection to the server is gone, or the server did not
+ *            answer in time (store_pg_open: KNOTIF_DB_TIMEOUT);
+ *   -ENOSPC  the storage failed under the store: a full disk, an I/O
+ *            error (SQLite);
  *   -EIO     anything else the database refused.
  */
 struct store;
@@ -42,6 +45,10 @@ struct store {
 	const struct store_ops *ops;
 	const char *where;	/* the path or URI, for messages (a password masked) */
 	void *handle;		/* sqlite3 * or PGconn * */
+	char *uri;		/* as the store was given it (scheme in lower case): store_mask_text */
+	int timeout_ms;		/* (PostgreSQL) the longest wait for one answer of the server */
+	bool created;		/* (SQLite) this process made the file */
+	bool storage_failed;	/* (SQLite) a -ENOSPC error happened */
 	char where_buf[4096];
 };
 
@@ -49,14 +56,29 @@ struct store {
  * Opens the history store uri names:
  *   PATH or sqlite:PATH                   an SQLite file
  *   postgresql://... or postgres://...    a PostgreSQL server (libpq)
- * An SQLite file must exist unless create is set. A store that cannot keep
- * anything ("", ":memory:") is refused. Returns 0 or -errno.
+ * Schemes in any case (PostgreSQL://). Any other scheme (RFC 3986: a
+ * letter, then letters, digits, + - ., then ':' — mysql:x.db, http:...) is
+ * refused with -EINVAL, not taken for a file name: ./mysql:x.db or
+ * sqlite:mysql:x.db names such a file. An SQLite file must exist unless
+ * create is set; one this call creates is removed again by store_close
+ * when the storage failed before anything was stored in it. A store that
+ * cannot keep anything ("", ":memory:") is refused. Returns 0 or -errno.
  */
 int store_open(struct store **s, const char *uri, bool create, char *why, size_t len);
 void store_close(struct store *s);
 
 int store_sqlite_open(struct store *s, const char *path, bool create, char *why, size_t len);
 int store_pg_open(struct store *s, const char *uri, char *why, size_t len);
+
+/* uri for messages, into buf: its password (user:PASSWORD@, password=PASSWORD) as *** */
+void store_mask_uri(const char *uri, char *buf, size_t len);
+/*
+ * text, a library's message about uri (libpq's quote parts of the URI or
+ * all of it), made fit to print: uri itself by its masked form, then every
+ * occurrence of each of its passwords by ***. Cut short when it would not
+ * fit in len.
+ */
+void store_mask_text(const char *uri, char *text, size_t len);
 
 /* s->ops->query, with out optional */
 int store_query(struct store *s, const char *sql, int nparams, const char *const *params,

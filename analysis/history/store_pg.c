@@ -3,9 +3,11 @@
 #include <ctype.h>
 #include <errno.h>
 #include <libpq-fe.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "store.h"
 #include "why.h"
@@ -29,13 +31,20 @@ static void one_line(char *dst, size_t len, const char *msg)
 	dst[n] = 0;
 }
 
+/* libpq's message, one line, the URI and its password masked (a parse error quotes them) */
+static void message(struct store *s, char *dst, size_t len, const char *msg)
+{
+	one_line(dst, len, msg);
+	store_mask_text(s->uri, dst, len);
+}
+
 static int fail(struct store *s, PGresult *res, char *why, size_t len)
 {
 	const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
 	char msg[512];
 
-	one_line(msg, sizeof(msg), res && *PQresultErrorMessage(res) ? PQresultErrorMessage(res)
-								  : PQerrorMessage(s->handle));
+	message(s, msg, sizeof(msg), res && *PQresultErrorMessage(res) ? PQresultErrorMessage(res)
+								: PQerrorMessage(s->handle));
 	if (PQstatus(s->handle) == CONNECTION_BAD)
 		return why_fail(-EPIPE, why, len, "lost the connection to the PostgreSQL server %s: %s",
 				s->where, msg);
@@ -46,14 +55,76 @@ static int fail(struct store *s, PGresult *res, char *why, size_t len)
 	return why_fail(-EIO, why, len, "%s: %s", s->where, msg);
 }
 
+static long long now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/*
+ * Until the answer to what was sent is in hand (PQgetResult will not
+ * block), by the deadline: the connection is nonblocking (store_pg_open),
+ * so a server that stopped reading cannot hold the sending either. A
+ * server that does not answer in time is given up as lost (-EPIPE): the
+ * statement may still be running there, so the connection is never used
+ * again, and no cancel request is sent (it would wait on the same server).
+ * The server rolls the transaction back when it finds the connection gone.
+ */
+static int wait_answer(struct store *s, long long deadline, char *why, size_t len)
+{
+	PGconn *conn = s->handle;
+
+	for (;;) {
+		struct pollfd p = { .fd = PQsocket(conn), .events = POLLIN };
+		int pending = PQflush(conn);	/* 1: more to send */
+		long long left;
+
+		if (pending < 0 || !PQconsumeInput(conn))
+			return fail(s, NULL, why, len);
+		if (!pending && !PQisBusy(conn))
+			return 0;
+		left = deadline - now_ms();
+		if (left <= 0)
+			return why_fail(-EPIPE, why, len,
+					"the PostgreSQL server %s did not answer within %d s (KNOTIF_DB_TIMEOUT)",
+					s->where, s->timeout_ms / 1000);
+		if (pending)
+			p.events |= POLLOUT;
+		if (poll(&p, 1, (int)left) < 0 && errno != EINTR)
+			return why_fail(-EPIPE, why, len, "%s: poll: %s", s->where, strerror(errno));
+	}
+}
+
 static int pg_query(struct store *s, const char *sql, int nparams, const char *const *params,
 		    struct store_rows *out, char *why, size_t len)
 {
-	PGresult *res = PQexecParams(s->handle, sql, nparams, NULL, params, NULL, NULL, 0);
-	ExecStatusType status = PQresultStatus(res);
+	long long deadline = now_ms() + s->timeout_ms;
+	PGresult *res = NULL, *next;
+	ExecStatusType status;
 	int err = 0;
 
 	memset(out, 0, sizeof(*out));
+	if (!PQsendQueryParams(s->handle, sql, nparams, NULL, params, NULL, NULL, 0))
+		return fail(s, NULL, why, len);
+	/* one statement: one result, then NULL */
+	for (;;) {
+		if ((err = wait_answer(s, deadline, why, len)))
+			break;
+		next = PQgetResult(s->handle);
+		if (!next)
+			break;
+		if (res)
+			PQclear(next);
+		else
+			res = next;
+	}
+	if (err) {
+		PQclear(res);
+		return err;
+	}
+	status = PQresultStatus(res);
 	if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
 		err = fail(s, res, why, len);
 		PQclear(res);
@@ -125,31 +196,56 @@ static const struct store_ops pg_ops = {
 	.close = pg_close,
 };
 
+/* KNOTIF_DB_TIMEOUT, seconds: the longest wait for the server */
+#define DEFAULT_TIMEOUT_S 30
+
 int store_pg_open(struct store *s, const char *uri, char *why, size_t len)
 {
 	/*
-	 * Every wait bounded: connecting (10 s), a server that stops answering
-	 * over TCP (keepalives, unacknowledged data: about a minute), a
-	 * statement that waits on locks (5 min; ours take milliseconds). The
-	 * URI's own settings win: it is expanded after these defaults.
+	 * Every wait bounded by one timeout: connecting (connect_timeout),
+	 * each statement's answer (the client's own deadline, pg_query: a
+	 * stopped server or a Unix socket sends no TCP error), and on the
+	 * server the statement itself (statement_timeout: a lock wait ends
+	 * there too). Keepalives and tcp_user_timeout find a dead TCP peer
+	 * while idle. The URI's own settings win: it is expanded after these.
 	 */
 	static const char *const keys[] = {
 		"connect_timeout", "keepalives_idle", "keepalives_interval", "keepalives_count",
 		"tcp_user_timeout", "options", "application_name", "dbname", NULL,
 	};
-	const char *values[] = { "10", "30", "10", "3", "60000", "-c statement_timeout=300000",
-				 "knotif-history", uri, NULL };
-	PGconn *conn = PQconnectdbParams(keys, values, 1);
-	char msg[512];
+	const char *env = getenv("KNOTIF_DB_TIMEOUT");
+	char timeout[16], options[64], msg[512], *end;
+	long t = DEFAULT_TIMEOUT_S;
+	PGconn *conn;
 
+	if (env && *env) {
+		errno = 0;
+		t = strtol(env, &end, 10);
+		if (errno || *end || t < 1 || t > 86400)
+			return why_fail(-EINVAL, why, len, "invalid KNOTIF_DB_TIMEOUT '%s' (expected seconds, 1 to 86400)",
+					env);
+	}
+	s->timeout_ms = (int)t * 1000;
+	snprintf(timeout, sizeof(timeout), "%ld", t);
+	snprintf(options, sizeof(options), "-c statement_timeout=%d", s->timeout_ms);
+	{
+		const char *values[] = { timeout, "30", "10", "3", "60000", options, "knotif-history", uri, NULL };
+
+		conn = PQconnectdbParams(keys, values, 1);
+	}
 	if (!conn)
 		return why_fail(-ENOMEM, why, len, "out of memory");
 	if (PQstatus(conn) != CONNECTION_OK) {
-		one_line(msg, sizeof(msg), PQerrorMessage(conn));
+		message(s, msg, sizeof(msg), PQerrorMessage(conn));
 		PQfinish(conn);
 		return why_fail(-EIO, why, len, "cannot open history %s: %s", s->where, msg);
 	}
 	PQsetNoticeProcessor(conn, quiet, NULL);
+	if (PQsetnonblocking(conn, 1)) {
+		message(s, msg, sizeof(msg), PQerrorMessage(conn));
+		PQfinish(conn);
+		return why_fail(-EIO, why, len, "cannot use history %s: %s", s->where, msg);
+	}
 	s->ops = &pg_ops;
 	s->handle = conn;
 	return 0;

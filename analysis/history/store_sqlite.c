@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The history in one SQLite file: the default, for one machine. */
 #include <errno.h>
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "store.h"
 #include "why.h"
@@ -20,6 +22,11 @@ static int fail(struct store *s, int rc, char *why, size_t len)
 
 	if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
 		return why_fail(-EAGAIN, why, len, "%s: %s", s->where, sqlite3_errmsg(db));
+	/* not what the user gave us: the disk under the file */
+	if (rc == SQLITE_FULL || rc == SQLITE_IOERR) {
+		s->storage_failed = true;
+		return why_fail(-ENOSPC, why, len, "%s: %s", s->where, sqlite3_errmsg(db));
+	}
 	if (ext == SQLITE_CONSTRAINT_UNIQUE || ext == SQLITE_CONSTRAINT_PRIMARYKEY)
 		return why_fail(-EEXIST, why, len, "%s: %s", s->where, sqlite3_errmsg(db));
 	return why_fail(-EIO, why, len, "%s: %s", s->where, sqlite3_errmsg(db));
@@ -98,9 +105,21 @@ static int sqlite_has_table(struct store *s, const char *table, char *why, size_
 	return err;
 }
 
+/*
+ * A file this process created is removed again when it is still empty
+ * because the disk failed (full): nothing was ever stored in it, and a
+ * 0-byte file would pass for a history. Any other failure keeps it: another
+ * writer may be creating the history in it at this moment.
+ */
 static void sqlite_close(struct store *s)
 {
+	char *path = s->created && s->storage_failed ? strdup(sqlite3_db_filename(s->handle, "main")) : NULL;
+	struct stat sb;
+
 	sqlite3_close(s->handle);
+	if (path && !stat(path, &sb) && sb.st_size == 0)
+		unlink(path);
+	free(path);
 }
 
 static const struct store_ops sqlite_ops = {
@@ -123,6 +142,14 @@ int store_sqlite_open(struct store *s, const char *path, bool create, char *why,
 
 	if (!create && stat(path, &sb))
 		return why_fail(-ENOENT, why, len, "no history at %s (record a run first)", path);
+	/* made here rather than by SQLite, to know for certain that it was this process (sqlite_close) */
+	if (create) {
+		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+
+		s->created = fd >= 0;
+		if (fd >= 0)
+			close(fd);
+	}
 	if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {
 		why_fail(-EIO, why, len, "cannot open history %s: %s", path,
 			 db ? sqlite3_errmsg(db) : "out of memory");

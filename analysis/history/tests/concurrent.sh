@@ -6,18 +6,24 @@
 # with 8 distinct ids (PostgreSQL may skip ids: an identity is not rolled
 # back with a retried transaction). Creating the schema races here (issue 14: "table meta
 # already exists", runs lost in 23 of 30 rounds), and so do the writers.
+# A last round, 8 writers of one and the same run: it is stored once, the
+# other 7 are told it is already there (exit 2).
 # Usage: concurrent.sh sqlite|postgresql KNOTIF_HISTORY RUN.json   Exit 0/1/77.
 set -uo pipefail
 backend=$1 hist=$2 a=$3
 writers=8 rounds=4
 . "$(dirname "$0")/store.sh"	# its EXIT trap: no writer outlives the test
 rows=$(jq '[.benchmarks[] | select(.run_type == "iteration" and (.error_occurred | not))] | length' "$a")
+# one run per writer (the same run twice is refused)
+for w in $(seq "$writers"); do
+	jq --arg h "writer-$w" '.context.host_name = $h' "$a" >"$tmp/run$w.json"
+done
 
 for round in $(seq "$rounds"); do
 	store "round$round"
 	pids=()
 	for w in $(seq "$writers"); do
-		"$hist" record "$a" --db "$db" >"$tmp/out$w" 2>"$tmp/err$w" &
+		"$hist" record "$tmp/run$w.json" --db "$db" >"$tmp/out$w" 2>"$tmp/err$w" &
 		pids+=($!)
 	done
 	for w in $(seq "$writers"); do
@@ -31,5 +37,28 @@ for round in $(seq "$rounds"); do
 	want="$writers $((writers * rows)) $writers"
 	[ "$got" = "$want" ] || { echo "FAIL: round $round: runs, results rows, whole runs: got '$got', expected '$want'"; fails=$((fails + 1)); }
 done
-echo "$rounds rounds of $writers concurrent writers into a new $backend store: $fails failures"
+
+store same
+pids=()
+for w in $(seq "$writers"); do
+	"$hist" record "$a" --db "$db" >"$tmp/out$w" 2>"$tmp/err$w" &
+	pids+=($!)
+done
+stored=0 refused=0
+for w in $(seq "$writers"); do
+	wait "${pids[w - 1]}"
+	rc=$?
+	if [ "$rc" = 0 ]; then
+		stored=$((stored + 1))
+	elif [ "$rc" = 2 ] && grep -q 'is already recorded, as run #' "$tmp/err$w" && [ "$(wc -l <"$tmp/err$w")" = 1 ]; then
+		refused=$((refused + 1))
+	else
+		echo "FAIL: one run, writer $w: exit $rc: $(cat "$tmp/err$w")"; fails=$((fails + 1))
+	fi
+done
+pids=()
+got="$stored $refused $(q 'SELECT count(*) FROM runs') $(q 'SELECT count(*) FROM results')"
+want="1 $((writers - 1)) 1 $rows"
+[ "$got" = "$want" ] || { echo "FAIL: one run by $writers writers: stored, refused, runs, results rows: got '$got', expected '$want'"; fails=$((fails + 1)); }
+echo "$rounds rounds of $writers concurrent writers into a new $backend store, and one of $writers writers of one run: $fails failures"
 [ "$fails" = 0 ]

@@ -5,11 +5,15 @@
 # recorded, their system facts stored as columns, baselines last:1 / last:2
 # (pooled) / id:N / a name selected exactly, by machine class and without
 # the runs the gate failed, the trend, hostile names escaped, options before
-# the command, and every unusable input (bad store, bad JSON, a baseline the
-# history lacks, a taken name, a newer schema) exiting 2 with one line.
+# the command, and every unusable input (bad store, bad JSON, a baseline or
+# class the history lacks, a taken name, a run recorded twice, a mistyped
+# URI scheme, a newer schema) exiting 2 with one line; output that cannot be
+# written (/dev/full) exiting 1; -o written whole, through a FIFO, a device
+# or a symbolic link; the migration from schema 2 (the content hashes).
 # SQLite only: the default path under XDG_DATA_HOME, a file that is not
 # SQLite, a 0-byte file, the migration from schema 1, stores that vanish.
-# PostgreSQL: a private server (pg.sh) as an unprivileged user.
+# PostgreSQL: a private server (pg.sh) as an unprivileged user; libpq's
+# messages that quote the URI never show its password.
 # Usage: history.sh sqlite|postgresql KNOTIF_HISTORY KNOTIF_COMPARE RUN_A RUN_B   Exit 0/1/77.
 set -uo pipefail
 backend=$1 hist=$2 cmp=$3 a=$4 b=$5
@@ -43,7 +47,7 @@ run "record b --name good" 0 record --db "$db" --name good "$b"
 grep -q "^recorded run #2 'good'" "$tmp/out" || fail "record b: message"
 
 # the schema is versioned; each run keeps its system facts
-expect "schema version" 2 "$(q "SELECT value FROM meta WHERE key = 'schema_version'")"
+expect "schema version" 3 "$(q "SELECT value FROM meta WHERE key = 'schema_version'")"
 expect "runs" 2 "$(q 'SELECT count(*) FROM runs')"
 for f in "git_sha git_sha" "kernel_release kernel_release" "cpu_model cpu_model" "syscall syscall"; do
 	set -- $f
@@ -125,7 +129,8 @@ one_line_exit2 "bad first selector" baseline --baseline first:x --db "$db"
 grep -q "expected first:N" "$tmp/err" || fail "first:x: message: $(cat "$tmp/err")"
 one_line_exit2 "first:3 of 2 runs" baseline --baseline first:3 --db "$db"
 grep -q 'needs 3 runs; the history holds 2' "$tmp/err" || fail "first:3: message"
-one_line_exit2 "taken name" record "$a" --name good --db "$db"
+jq '.context.host_name = "runner-x"' "$a" >"$tmp/a-elsewhere.json"
+one_line_exit2 "taken name" record "$tmp/a-elsewhere.json" --name good --db "$db"
 grep -q "the name 'good' is already run #2's" "$tmp/err" || fail "taken name: message"
 one_line_exit2 "selector as a name" record "$a" --name last:2 --db "$db"
 one_line_exit2 "first selector as a name" record "$a" --name first --db "$db"
@@ -135,6 +140,9 @@ one_line_exit2 "bad --gate" record "$a" --gate maybe --db "$db"
 one_line_exit2 "--class and --class-of" baseline --class x --class-of "$a" --db "$db"
 one_line_exit2 "--class-of a bad file" baseline --class-of "$tmp/bad.json" --db "$db"
 one_line_exit2 "bad output" baseline --db "$db" -o "$tmp/no/such/dir/base.json"
+one_line_exit2 "trend of a class the history lacks" trend --class 'no such class' --db "$db"
+grep -q "no run of class 'no such class'" "$tmp/err" || fail "trend of no class: message: $(cat "$tmp/err")"
+expect "trend of no class: nothing on stdout" 0 "$(wc -c <"$tmp/out")"
 # a baseline the history cannot give leaves what -o names as it was
 echo '{"an": "older baseline"}' >"$tmp/kept.json"
 one_line_exit2 "failed baseline keeps -o" baseline last:9 --db "$db" -o "$tmp/kept.json"
@@ -142,9 +150,65 @@ expect "failed baseline keeps -o" '{"an": "older baseline"}' "$(cat "$tmp/kept.j
 mkfifo "$tmp/fifo"
 one_line_exit2 "failed baseline keeps a fifo" baseline last:9 --db "$db" -o "$tmp/fifo"
 expect "failed baseline keeps a fifo" fifo "$(stat -c %F "$tmp/fifo" | sed 's/.* //')"
+# -o F is written beside F and renamed over it — F's mode kept, nothing left
+# beside it — but a FIFO, a device and a symbolic link are written through
+chmod 600 "$tmp/kept.json"
+run "baseline over a file" 0 baseline last --db "$db" -o "$tmp/kept.json"
+expect "baseline over a file: written" "[2]" "$(jq -c '[.context.knotif.baseline.runs[].id]' "$tmp/kept.json")"
+expect "baseline over a file: its mode" 600 "$(stat -c %a "$tmp/kept.json")"
+expect "baseline over a file: nothing beside it" "$tmp/kept.json" "$(ls -d "$tmp"/kept.json*)"
+timeout 20 cat "$tmp/fifo" >"$tmp/from-fifo" &
+reader=$!
+run "baseline into a fifo" 0 baseline last --db "$db" -o "$tmp/fifo"
+wait "$reader"
+expect "baseline into a fifo: came through" "[2]" "$(jq -c '[.context.knotif.baseline.runs[].id]' "$tmp/from-fifo")"
+expect "baseline into a fifo: still a fifo" fifo "$(stat -c %F "$tmp/fifo" | sed 's/.* //')"
+run "baseline into /dev/null" 0 baseline last --db "$db" -o /dev/null
+expect "/dev/null is still the device" "character special file" "$(stat -c %F /dev/null)"
+echo '{}' >"$tmp/target.json"
+ln -s target.json "$tmp/link.json"
+run "baseline through a symbolic link" 0 baseline last --db "$db" -o "$tmp/link.json"
+expect "the link is still a link" "symbolic link" "$(stat -c %F "$tmp/link.json")"
+expect "the link's file written" "[2]" "$(jq -c '[.context.knotif.baseline.runs[].id]' "$tmp/target.json")"
+# output that cannot be written is a failure, not a listing
+for cmd in "list" "show last" "trend" "baseline last"; do
+	checks=$((checks + 1))
+	"$hist" $cmd --db "$db" >/dev/full 2>"$tmp/err"
+	rc=$?
+	[ "$rc" = 1 ] && [ "$(cat "$tmp/err")" = "knotif-history: writing stdout: No space left on device" ] ||
+		fail "$cmd into /dev/full: exit $rc, '$(cat "$tmp/err")'"
+done
 one_line_exit2 "unknown command" frobnicate --db "$db"
 one_line_exit2 "no command"
 one_line_exit2 "record without a file" record --db "$db"
+# one run recorded twice would weigh twice in every baseline that pools it:
+# refused, however the file is formatted
+one_line_exit2 "the same run again" record "$a" --db "$db"
+grep -q "is already recorded, as run #1 " "$tmp/err" || fail "the same run again: message: $(cat "$tmp/err")"
+jq -S . "$a" >"$tmp/a-reformatted.json"
+one_line_exit2 "the same run reformatted" record "$tmp/a-reformatted.json" --gate pass --db "$db"
+grep -q "is already recorded, as run #1 " "$tmp/err" || fail "the same run reformatted: message: $(cat "$tmp/err")"
+# a mistyped URI is no file name: it would keep the runs meant for the fleet
+cd "$tmp" || exit 1
+for uri in mysql:x.db http:foo HTTP://host/x sqlite3:x.db postgresql:x postgresql:/x; do
+	one_line_exit2 "--db $uri" record "$a" --db "$uri"
+	grep -qE "unknown scheme|a PostgreSQL URI starts" "$tmp/err" || fail "--db $uri: message: $(cat "$tmp/err")"
+done
+expect "no file made by a mistyped URI" "" "$(ls -d "$tmp"/mysql* "$tmp"/http* "$tmp"/HTTP* "$tmp"/sqlite3* "$tmp"/postgresql* 2>/dev/null)"
+# a colon after the first '/' is a file name's
+run "--db ./a:b.sqlite" 0 record "$a" --db ./a:b.sqlite
+run "--db \$tmp/c:d.sqlite" 0 record "$a" --db "$tmp/c:d.sqlite"
+cd - >/dev/null || exit 1
+checks=$((checks + 1))
+[ -s "$tmp/a:b.sqlite" ] && [ -s "$tmp/c:d.sqlite" ] || fail "paths with a colon: no files"
+# schemes in any case
+if [ "$backend" = sqlite ]; then
+	upper=SQLite:$db
+else
+	upper=PostgreSQL://${db#postgresql://}
+fi
+run "--db ${upper%%:*}:" 0 list --db "$upper"
+expect "--db ${upper%%:*}: rows" 4 "$(wc -l <"$tmp/out")"
 expect "nothing recorded by failures" 2 "$(q 'SELECT count(*) FROM runs')"
 
 # options before the command, and KNOTIF_DB when --db is not given
@@ -166,8 +230,10 @@ expect "--class selects run 3" "[3]" "$(jq -c '[.context.knotif.baseline.runs[].
 one_line_exit2 "last:2 of a class with 1" baseline last:2 --class-of "$tmp/other.json" --db "$db"
 grep -q "needs 2 runs; the history holds 1 of class 'Other CPU" "$tmp/err" || fail "class: message"
 # the gate's verdict: a failed run is kept and shown, but is no baseline
-run "record a failed run" 0 record "$b" --gate fail --db "$db"		# run 4
-run "record a passed run" 0 record "$a" --gate pass --db "$db"		# run 5
+jq '.context.host_name = "runner-4"' "$b" >"$tmp/run4.json"
+jq '.context.host_name = "runner-5"' "$a" >"$tmp/run5.json"
+run "record a failed run" 0 record "$tmp/run4.json" --gate fail --db "$db"	# run 4
+run "record a passed run" 0 record "$tmp/run5.json" --gate pass --db "$db"	# run 5
 expect "gate column" "fail pass" "$(q 'SELECT gate FROM runs WHERE id >= 4 ORDER BY id' | xargs)"
 run "last:2 skips the failed run" 0 baseline last:2 --class-of "$a" --db "$db"
 expect "last:2 without run 4" "[2,5]" "$(jq -c '[.context.knotif.baseline.runs[].id]' "$tmp/out")"
@@ -254,9 +320,11 @@ if [ "$backend" = sqlite ]; then
 		INSERT INTO meta VALUES('schema_version', '1');
 		INSERT INTO runs(recorded_at, name, document) VALUES('2026-01-01T00:00:00Z', 'old', readfile('$a'));"
 	run "migrate schema 1" 0 baseline old --class-of "$a" --db "$tmp/v1.sqlite"
-	expect "migrated version" 2 "$(sqlite3 "$tmp/v1.sqlite" "SELECT value FROM meta WHERE key = 'schema_version'")"
+	expect "migrated version" 3 "$(sqlite3 "$tmp/v1.sqlite" "SELECT value FROM meta WHERE key = 'schema_version'")"
 	expect "migrated class" "$(q 'SELECT machine_class FROM runs WHERE id = 1')" \
 		"$(sqlite3 "$tmp/v1.sqlite" 'SELECT machine_class FROM runs WHERE id = 1')"
+	one_line_exit2 "schema 1's run recorded again" record "$a" --db "$tmp/v1.sqlite"
+	grep -q "is already recorded, as run #1 " "$tmp/err" || fail "schema 1's run again: message: $(cat "$tmp/err")"
 else
 	# a server that is not there, a database that does not exist: exit 2, one line
 	one_line_exit2 "no such database" list --db "postgresql:///nosuch?host=$pg_dir&user=knotif"
@@ -267,6 +335,13 @@ else
 	one_line_exit2 "password= masked" list --db "postgresql:///nosuch?host=$pg_dir&password=s3cret&user=knotif"
 	! grep -q s3cret "$tmp/err" || fail "password= masked: the password was printed"
 	grep -q 'password=\*\*\*&user=knotif' "$tmp/err" || fail "password= masked: $(cat "$tmp/err")"
+	# libpq's own messages quote the URI, or the part it could not parse
+	for uri in "postgresql://knotif:Zq9x%zzY@/nosuch?host=$pg_dir" \
+		"postgresql://knotif@/nosuch?host=$pg_dir&password=Zq9x%zzY" \
+		"postgresql://knotif:Zq9xY@[::1/nosuch"; do
+		one_line_exit2 "libpq's message masked: $uri" list --db "$uri"
+		! grep -qF Zq9x "$tmp/err" || fail "libpq's message masked: the password was printed: $(cat "$tmp/err")"
+	done
 	# a read never writes: list on an empty database creates nothing
 	empty=$(pg_newdb empty)
 	one_line_exit2 "list on an empty database" list --db "$empty"
@@ -302,6 +377,31 @@ grep -q '^# base: history first:1 (1 run of ' "$tmp/gate" || fail "creep: base: 
 grep -q '^verdict: REGRESSION: 1 of .*unotif/sync/emulate' "$tmp/gate" || fail "creep: verdict: $(tail -n 1 "$tmp/gate")"
 run "creep: first:1 is the start, not the failed run" 0 baseline first:1 --db "$db"
 expect "creep: first:1 runs" "[2]" "$(jq -c '[.context.knotif.baseline.runs[].id]' "$tmp/out")"
+
+
+# a history of schema 2 (before the content hashes) is migrated on first
+# use: each run's hash filled in — a copy recorded twice before keeps none —
+# so a run it holds is not recorded again
+store v2
+run "v2: record a" 0 record "$a" --db "$db"
+run "v2: record b" 0 record "$b" --db "$db"
+q "DROP INDEX runs_by_content; ALTER TABLE runs DROP COLUMN content_sha256;
+   INSERT INTO runs(recorded_at, document, machine_class) SELECT recorded_at, document, machine_class FROM runs WHERE id = 1;
+   UPDATE meta SET value = '2' WHERE key = 'schema_version'"
+run "v2: migrated by list" 0 list --db "$db"
+expect "v2: migrated version" 3 "$(q "SELECT value FROM meta WHERE key = 'schema_version'")"
+expect "v2: hashes filled in" 2 "$(q 'SELECT count(content_sha256) FROM runs')"
+expect "v2: the copy's left out" 3 "$(q 'SELECT id FROM runs WHERE content_sha256 IS NULL')"
+one_line_exit2 "v2: a run it held, again" record "$a" --db "$db"
+grep -q "is already recorded, as run #1 " "$tmp/err" || fail "v2: run a again: message: $(cat "$tmp/err")"
+jq '.context.host_name = "runner-9"' "$a" >"$tmp/v2-new.json"
+# a run stored is said to be stored even when stdout cannot take the line
+checks=$((checks + 1))
+"$hist" record "$tmp/v2-new.json" --db "$db" >/dev/full 2>"$tmp/err"
+rc=$?
+[ "$rc" = 1 ] && grep -q '^knotif-history: run #4 recorded, but writing stdout: No space left on device$' "$tmp/err" ||
+	fail "record into /dev/full: exit $rc, '$(cat "$tmp/err")'"
+expect "record into /dev/full: stored" 4 "$(q 'SELECT count(*) FROM runs')"
 
 echo "$((checks - fails))/$checks checks passed"
 [ "$fails" = 0 ]

@@ -22,14 +22,17 @@ ms=$(( ($(date +%s%N) - start) / 1000000 ))
 
 killed=0
 for i in $(seq "$kills"); do
-	"$hist" record "$tmp/big.json" --db "$db" >/dev/null 2>&1 &
+	# a run of its own each time: the same run twice is refused
+	jq --arg h "killed-$i" '.context.host_name = $h' "$tmp/big.json" >"$tmp/big$i.json"
+	"$hist" record "$tmp/big$i.json" --db "$db" >/dev/null 2>&1 &
 	pids=($!)
 	sleep "$(awk -v r="$RANDOM" -v ms="$ms" 'BEGIN { printf "%.3f", (r % 100) / 100 * ms / 1000 }')"
 	kill -KILL "${pids[0]}" 2>/dev/null && killed=$((killed + 1))
 	{ wait "${pids[0]}"; } 2>/dev/null	# no "Killed" job notice
 	pids=()
 done
-"$hist" record "$tmp/big.json" --db "$db" >/dev/null || fail "an import after the kills"
+jq '.context.host_name = "after"' "$tmp/big.json" >"$tmp/after.json"
+"$hist" record "$tmp/after.json" --db "$db" >/dev/null || fail "an import after the kills"
 runs=$(q 'SELECT count(*) FROM runs')
 whole=$(q "SELECT count(*) FROM runs WHERE (SELECT count(*) FROM results WHERE run_id = runs.id) = $rows")
 orphans=$(q 'SELECT count(*) FROM results WHERE run_id NOT IN (SELECT id FROM runs)')

@@ -48,7 +48,11 @@ def main():
             json.dump(other, f)
         history("record", RUN_A, "--db", db)                              # 1
         history("record", RUN_B, "--db", db, "--gate", "fail")            # 2
-        history("record", RUN_A, "--db", db, "--gate", "pass")            # 3
+        again = json.load(open(RUN_A, encoding="utf-8"))
+        again["context"]["date"] = "a later run of the same build"    # a run is stored once
+        with open(os.path.join(tmp, "again.json"), "w", encoding="utf-8") as f:
+            json.dump(again, f)
+        history("record", os.path.join(tmp, "again.json"), "--db", db, "--gate", "pass")   # 3
         history("record", os.path.join(tmp, "other.json"), "--db", db)    # 4: another class
         trend_json = os.path.join(tmp, "trend.json")
         history("trend", "--format", "json", "--db", db, "-o", trend_json)
