@@ -678,9 +678,16 @@ static void print_warnings(FILE *out, const struct trace_snapshot *s)
 			s->c.events_dropped, s->c.state_unavailable);
 }
 
+/*
+ * One block: what happened since the previous read, labelled with the time
+ * that really passed (*since_ns: when that read was). A tracer stopped or
+ * starved past its ticks prints one block for the whole gap, never one
+ * per missed tick.
+ */
 static void print_interval(const struct knotif_trace_bpf *skel, FILE *out, struct trace_snapshot *prev,
-			   struct trace_snapshot *now, struct trace_snapshot *delta)
+			   struct trace_snapshot *now, struct trace_snapshot *delta, int64_t *since_ns)
 {
+	int64_t read_ns = now_ns();
 	struct timespec ts;
 	struct tm tm;
 	char when[32];
@@ -693,7 +700,8 @@ static void print_interval(const struct knotif_trace_bpf *skel, FILE *out, struc
 	clock_gettime(CLOCK_REALTIME, &ts);
 	localtime_r(&ts.tv_sec, &tm);
 	strftime(when, sizeof(when), "%H:%M:%S", &tm);
-	fprintf(out, "\n# %s, the last %g s:\n", when, opt.interval_s);
+	fprintf(out, "\n# %s, the last %.3f s:\n", when, (double)(read_ns - *since_ns) / 1e9);
+	*since_ns = read_ns;
 	report_print(delta, out, !opt.quiet);
 	print_warnings(out, delta);
 	fflush(out);
@@ -761,7 +769,7 @@ int main(int argc, char **argv)
 	struct source_probe sp = { 0 };
 	struct report rep = { 0 };
 	FILE *out = stdout, *summary_file = NULL;
-	int64_t deadline = 0, next_interval = 0;
+	int64_t deadline = 0, next_interval = 0, interval_from = 0;
 	pid_t child = 0;
 	int err = 0, source, status, stats_fd = -1, go_fd = -1;
 
@@ -909,8 +917,10 @@ int main(int argc, char **argv)
 	}
 	if (opt.duration_s > 0)
 		deadline = now_ns() + (int64_t)(opt.duration_s * 1e9);
-	if (opt.interval_s > 0)
-		next_interval = now_ns() + (int64_t)(opt.interval_s * 1e9);
+	if (opt.interval_s > 0) {
+		interval_from = now_ns();
+		next_interval = interval_from + (int64_t)(opt.interval_s * 1e9);
+	}
 
 	/*
 	 * Without --events nothing needs reading until the end (or the next
@@ -945,8 +955,10 @@ int main(int argc, char **argv)
 			break;
 		}
 		if (next_interval && now_ns() >= next_interval) {
-			print_interval(skel, out, prev, snap, delta);
+			print_interval(skel, out, prev, snap, delta, &interval_from);
 			next_interval += (int64_t)(opt.interval_s * 1e9);
+			if (next_interval <= interval_from)	/* ticks missed: the next from now */
+				next_interval = interval_from + (int64_t)(opt.interval_s * 1e9);
 		}
 		if (deadline && now_ns() >= deadline)
 			break;
