@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * knotif-run: run a command under seccomp user notification, the way a
- * container runtime's seccomp agent does. The child installs a filter that
- * turns the chosen system calls into notifications, hands the listener to
- * us over SCM_RIGHTS, and only then execs the command (execve is in the
- * default set: the listener must be in our hands before the first trapped
- * call). We log every call and let it continue.
+ * container runtime's seccomp agent does. The command's process (the child
+ * of our keeper, keeper.h) installs a filter that turns the chosen system
+ * calls into notifications, hands the listener to us over SCM_RIGHTS, and
+ * only then execs the command (execve is in the default set: the listener
+ * must be in our hands before the first trapped call). We log every call
+ * and let it continue.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <linux/seccomp.h>
 #include <signal.h>
@@ -24,9 +26,9 @@
 #include "check.h"
 #include "cli.h"
 #include "clock.h"
-#include "descendants.h"
 #include "fdpass.h"
 #include "filter.h"
+#include "keeper.h"
 #include "kernel_features.h"
 #include "supervise.h"
 #include "table.h"
@@ -52,7 +54,8 @@ static const char usage_text[] =
 "command's status: its exit code, or 128+N if signal N killed it; 127 if it\n"
 "was not found, 126 if it could not be run; 1 if knotif-run itself failed,\n"
 "2 on bad usage. The command runs with no_new_privs set (set-user-ID bits\n"
-"have no effect), as every unprivileged seccomp filter requires.\n"
+"have no effect), as every unprivileged seccomp filter requires; as root, in a\n"
+"PID namespace of its own, so that it dies with knotif-run whatever kills it.\n"
 "\n"
 "Examples:\n"
 "  knotif-run -- make -j2                      log opens, execs and connects\n"
@@ -152,14 +155,25 @@ static void parse_options(struct options *o, int argc, char **argv)
 	o->command = argv + optind;
 }
 
-/* In the child: filter, hand the listener over, then exec. Never returns. */
+/*
+ * In the command's process (the keeper's child): hand knotif-run a pidfd
+ * of ourselves (the signals it passes on), filter, hand the listener over,
+ * then exec. Never returns.
+ */
 __attribute__((noreturn))
 static void run_child(const struct options *o, int sock, const sigset_t *mask)
 {
 	int nrs[FILTER_MAX_SYSCALLS];
-	int listener, ret, err;
+	int listener, pidfd, ret, err;
 
 	sigprocmask(SIG_SETMASK, mask, NULL);	/* a blocked SIGCHLD would outlive exec */
+	pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	if (pidfd < 0)
+		die("pidfd_open: %s (needs Linux 5.3)", strerror(errno));
+	ret = fd_send(sock, pidfd);
+	if (ret)
+		die("handing a pidfd to the supervisor: %s", strerror(-ret));
+	close(pidfd);
 	for (int i = 0; i < o->nwatched; i++)
 		nrs[i] = o->watched[i]->nr;
 	listener = filter_install(nrs, (size_t)o->nwatched, SECCOMP_RET_USER_NOTIF,
@@ -249,8 +263,9 @@ int main(int argc, char **argv)
 	char why[256];
 	static const int passed_on[] = { SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
 	sigset_t handled, old_mask;
-	int sock[2], pidfd, ret;
-	pid_t child;
+	int sock[2], status[2], ret, end;
+	pid_t self = getpid();
+	bool own_pidns;
 
 	knotif_prog = "knotif-run";
 	parse_options(&o, argc, argv);
@@ -269,51 +284,65 @@ int main(int argc, char **argv)
 	memcpy(s.watched, o.watched, sizeof(o.watched));
 
 	check_sys(socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sock), "socketpair");
+	/* the main process's wait status, from the keeper that reaps it */
+	check_sys(pipe2(status, O_CLOEXEC | O_NONBLOCK), "pipe");
 	/*
-	 * Orphans of the command's tree are reparented to us, not to init: they
-	 * stay our descendants, whose memory Yama's ptrace_scope=1 lets us
-	 * read, and we reap them as a container's init would.
+	 * Should the keeper die before the tree (it is killed with it at the
+	 * end of a grace), the orphans come to us, not to init: they stay our
+	 * descendants, whose memory Yama's ptrace_scope=1 lets us read, and
+	 * ours to reap.
 	 */
 	check_sys(prctl(PR_SET_CHILD_SUBREAPER, 1), "PR_SET_CHILD_SUBREAPER");
 	sigemptyset(&handled);
 	sigaddset(&handled, SIGCHLD);
-	for (size_t i = 0; i < sizeof(passed_on) / sizeof(passed_on[0]); i++)
+	for (size_t i = 0; i < sizeof(passed_on) / sizeof(passed_on[0]); i++) {
+		struct sigaction sa;
+
+		/* ignored when we start (nohup): stays ignored, the command's too, and ends nothing */
+		if (sigaction(passed_on[i], NULL, &sa) == 0 && sa.sa_handler == SIG_IGN)
+			continue;
 		sigaddset(&handled, passed_on[i]);
+	}
 	sigprocmask(SIG_BLOCK, &handled, &old_mask);	/* pending until signalfd reads them */
 	s.signal_fd = signalfd(-1, &handled, SFD_CLOEXEC | SFD_NONBLOCK);
 	check_sys(s.signal_fd, "signalfd");
 	s.t0_ns = now_ns();
-	child = fork();
-	check_sys(child, "fork");
-	if (child == 0) {
+	/* after feature_probe(), whose child must not be the namespace's init */
+	own_pidns = keeper_unshare();
+	s.keeper = fork();
+	check_sys(s.keeper, "fork");
+	if (s.keeper == 0) {
 		close(sock[0]);
-		run_child(&o, sock[1], &old_mask);
+		close(status[0]);
+		close(s.signal_fd);
+		keeper_run(&(struct keeper){ .supervisor = self, .own_pidns = own_pidns,
+					     .status_fd = status[1], .sock = sock[1] });
+		run_child(&o, sock[1], &old_mask);	/* the keeper's child: the command */
 	}
 	close(sock[1]);
-	s.child = child;
-	pidfd = (int)syscall(SYS_pidfd_open, child, 0);
-	if (pidfd < 0)
-		die("pidfd_open: %s (needs Linux 5.3)", strerror(errno));
-	s.child_pidfd = pidfd;
+	close(status[1]);
+	s.status_fd = status[0];
 	ignore_signals();
-	s.listener = fd_recv(sock[0]);
+	s.main_pidfd = fd_recv(sock[0]);
+	if (s.main_pidfd >= 0)
+		s.listener = fd_recv(sock[0]);
 	close(sock[0]);
 	if (s.listener < 0) {
-		/* the child failed before exec and said why; pass its status on */
-		while (waitpid(child, &s.child_status, 0) < 0 && errno == EINTR)
-			;
+		/* the command failed before exec and said why; pass its status on */
+		if (supervise_end(&s, false))
+			die("processes of the command would not exit, even on SIGKILL");
 		return exit_code(s.child_status);
 	}
 	ret = supervise(&s);
-	if (ret) {
-		/* the command cannot go on unsupervised: its trapped calls would fail */
-		syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0);
-		kill_descendants(getpid());
-		if (s.log_error)
-			die("writing the log to %s: %s; the command was killed", o.log_path ? o.log_path : "stderr",
-			    strerror(-s.log_error));
+	/* on an error the command cannot go on unsupervised: its trapped calls would fail */
+	end = supervise_end(&s, ret != 0);
+	if (s.log_error)
+		die("writing the log to %s: %s; the command was killed", o.log_path ? o.log_path : "stderr",
+		    strerror(-s.log_error));
+	if (ret)
 		die("serving the listener: %s; the command was killed", strerror(-ret));
-	}
+	if (end)
+		die("processes of the command would not exit, even on SIGKILL");
 	if (o.summary)
 		print_summary(&s, &o, s.log ? s.log : stderr);
 	if (s.log && fflush(s.log))

@@ -22,73 +22,75 @@ static int watched_index(const struct supervisor *s, int nr)
 	return -1;
 }
 
-static void main_process_reaped(struct supervisor *s, pid_t pid, int status)
+static void reaped(struct supervisor *s, pid_t pid, int status)
 {
-	if (pid == s->child) {
-		s->child_status = status;
-		s->child = 0;
+	if (pid == s->keeper) {
+		s->keeper_status = status;
+		s->keeper = 0;
 	}
 }
 
-/*
- * Reaps the children that have exited: the command's main process, whose
- * status becomes ours (wait_main: wait for it), and the orphans of its
- * tree that were reparented to us (we are their subreaper).
- */
-static void reap_children(struct supervisor *s, bool wait_main)
+/* Reaps the children that have exited: the keeper, or what it left us if it died first. */
+static void reap_children(struct supervisor *s)
 {
 	int status;
 	pid_t pid;
 
-	if (wait_main && s->child) {
-		while ((pid = waitpid(s->child, &status, 0)) < 0 && errno == EINTR)
-			;
-		main_process_reaped(s, pid, status);
-	}
 	while ((pid = waitpid(-1, &status, WNOHANG)) > 0 || (pid < 0 && errno == EINTR))
 		if (pid > 0)
-			main_process_reaped(s, pid, status);
+			reaped(s, pid, status);
+}
+
+static bool main_running(const struct supervisor *s)
+{
+	struct pollfd p = { .fd = s->main_pidfd, .events = POLLIN };
+
+	return poll(&p, 1, 0) == 0;	/* a pidfd reads ready once its process has exited */
 }
 
 /*
- * A signal for the command: to its main process while it lives; once that
+ * A signal for the command: to its main process while it runs; once that
  * has exited, to whatever of its tree still runs (they hold the filter, and
- * we would otherwise wait for them however long they take).
+ * we would otherwise wait for them however long they take). SIGTERM and
+ * SIGHUP ask for an end: the tree gets SUPERVISE_GRACE_NS from the first of
+ * them, then SIGKILL, whatever it blocks or ignores. SIGUSR1/2 ask for
+ * nothing of the kind (a dd's progress report, a log reopened).
  */
 static void pass_on(struct supervisor *s, int sig)
 {
-	if (s->child) {
-		syscall(SYS_pidfd_send_signal, s->child_pidfd, sig, NULL, 0);
-		return;
-	}
-	signal_descendants(getpid(), sig);
-	if (!s->kill_at_ns)
+	if (main_running(s))
+		syscall(SYS_pidfd_send_signal, s->main_pidfd, sig, NULL, 0);
+	else
+		signal_descendants(getpid(), sig);
+	if ((sig == SIGTERM || sig == SIGHUP) && !s->kill_at_ns)
 		s->kill_at_ns = now_ns() + SUPERVISE_GRACE_NS;
 }
 
-/* SIGCHLD: reap; the others: pass on (after reaping: is the main process still there?) */
+/* SIGCHLD: reap; the others: pass on */
 static void read_signals(struct supervisor *s)
 {
 	struct signalfd_siginfo si[8];
 	ssize_t n;
 
 	while ((n = read(s->signal_fd, si, sizeof(si))) > 0) {
-		reap_children(s, false);
 		for (size_t i = 0; i < (size_t)n / sizeof(si[0]); i++)
 			if (si[i].ssi_signo != SIGCHLD)
 				pass_on(s, (int)si[i].ssi_signo);
 	}
-	reap_children(s, false);
+	reap_children(s);
+}
+
+/* milliseconds until t, for poll(): at most a second, never negative */
+static int ms_until(int64_t t)
+{
+	int64_t left = (t - now_ns()) / 1000000;
+
+	return left < 0 ? 0 : left > 1000 ? 1000 : (int)left;
 }
 
 static int poll_timeout_ms(const struct supervisor *s)
 {
-	int64_t left;
-
-	if (!s->kill_at_ns)
-		return -1;
-	left = (s->kill_at_ns - now_ns()) / 1000000;
-	return left < 0 ? 0 : left > 1000 ? 1000 : (int)left;
+	return s->kill_at_ns ? ms_until(s->kill_at_ns) : -1;
 }
 
 /*
@@ -151,7 +153,7 @@ int supervise(struct supervisor *s)
 			break;
 		}
 		if (s->kill_at_ns && now_ns() >= s->kill_at_ns) {
-			kill_descendants(getpid());	/* the grace after a passed-on signal is over */
+			kill_descendants(getpid());	/* the grace after SIGTERM or SIGHUP is over */
 			s->kill_at_ns = 0;
 		}
 		if (fds[1].revents)
@@ -165,17 +167,56 @@ int supervise(struct supervisor *s)
 				break;
 			continue;
 		}
-		if (fds[0].revents & (POLLHUP | POLLERR)) {
-			/*
-			 * No task holds the filter: each let go of it early in
-			 * do_exit(), so the main process may not be a zombie
-			 * yet. Wait for it; reap whatever else has exited.
-			 */
-			reap_children(s, true);
-			break;
-		}
+		if (fds[0].revents & (POLLHUP | POLLERR))
+			break;	/* no task holds the filter: supervise_end() waits for them to be gone */
 	}
 	notif_buf_free(&nb);
 	free(rec);
 	return ret;
+}
+
+int supervise_end(struct supervisor *s, bool kill_first)
+{
+	struct pollfd p = { .fd = s->signal_fd, .events = POLLIN };
+	int64_t deadline = now_ns() + SUPERVISE_GRACE_NS;
+	bool killed = kill_first;
+	struct signalfd_siginfo si;
+	int status;
+
+	if (kill_first)
+		kill_descendants(getpid());
+	/*
+	 * A task lets go of the filter early in do_exit(): at POLLHUP some
+	 * may not be zombies yet, and each one left when we exit would be
+	 * handed to init. So: until we have no child left. The keeper exits
+	 * only once it has none itself, and the tree's orphans are the
+	 * keeper's (or ours, if it died before them).
+	 */
+	for (;;) {
+		pid_t pid = waitpid(-1, &status, WNOHANG);
+
+		if (pid > 0)
+			reaped(s, pid, status);
+		if (pid > 0 || (pid < 0 && errno == EINTR))
+			continue;
+		if (pid < 0)
+			break;	/* ECHILD: nothing of the tree is left */
+		if (now_ns() >= deadline) {
+			if (killed)
+				return -EBUSY;
+			kill_descendants(getpid());
+			killed = true;
+			deadline = now_ns() + SUPERVISE_GRACE_NS;
+		}
+		poll(&p, 1, ms_until(deadline));
+		/* SIGCHLD; anything else was for a tree on its way out */
+		while (read(s->signal_fd, &si, sizeof(si)) > 0)
+			;
+	}
+	/* EOF instead: the keeper died before the main process, and its end is the command's */
+	if (read(s->status_fd, &status, sizeof(status)) == sizeof(status))
+		s->child_status = status;
+	else
+		s->child_status = s->keeper_status;
+	return 0;
 }

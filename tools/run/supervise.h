@@ -14,34 +14,48 @@
 struct supervisor {
 	/* set by the caller */
 	int listener;
-	pid_t child;			/* the command's main process (0 once reaped) */
-	int child_pidfd;		/* ... as a pidfd: never a reused pid */
+	pid_t keeper;			/* our child, the command's parent (0 once reaped) */
+	int main_pidfd;			/* the command's main process */
+	int status_fd;			/* its wait status, written by the keeper once it has reaped it */
 	int signal_fd;			/* signalfd: SIGCHLD and the signals passed on (blocked) */
 	const struct syscall_args *watched[FILTER_MAX_SYSCALLS];
 	int nwatched;
 	FILE *log;			/* NULL: --quiet */
 	enum log_format format;
 	int64_t t0_ns;
-	/* filled in by supervise() */
+	/* filled in by supervise() and supervise_end() */
 	int64_t count[FILTER_MAX_SYSCALLS];	/* calls seen (and logged) per watched syscall */
 	int64_t gone;			/* notifications whose target left before our reply */
-	int child_status;		/* the main process's wait status */
+	int keeper_status;		/* the keeper's wait status */
+	int child_status;		/* the main process's wait status (supervise_end()) */
 	int log_error;			/* -errno of a failed log write (the command is then killed) */
-	int64_t kill_at_ns;		/* a signal was passed on to orphans: SIGKILL what is left then */
+	int64_t kill_at_ns;		/* SIGTERM or SIGHUP was passed on: SIGKILL the tree then */
 };
 
-/* After a signal passed to the command's orphans, how long they have to leave before SIGKILL. */
+/*
+ * After SIGTERM or SIGHUP passed on (to the main process or, once it has
+ * exited, to the rest of the tree), how long the tree has to leave before
+ * SIGKILL: a command that blocks or ignores them cannot keep us waiting.
+ */
 #define SUPERVISE_GRACE_NS (5 * 1000000000LL)
 
 /*
  * Serves the listener until no process carries the filter any more (the
- * listener reports POLLHUP): every call is logged and continued. The
- * command's main process and the orphans reparented to us (the caller is
- * a child subreaper) are reaped on the way. SIGTERM, SIGHUP, SIGUSR1/2 are
- * passed to the main process while it lives, and to every descendant once
- * it is gone (then SIGKILL after SUPERVISE_GRACE_NS). Returns 0 or -errno
- * (a log write error also in log_error).
+ * listener reports POLLHUP): every call is logged and continued. SIGTERM,
+ * SIGHUP, SIGUSR1/2 are passed to the main process while it runs, and to
+ * every descendant once it has exited; SIGTERM and SIGHUP start the grace
+ * (SUPERVISE_GRACE_NS), then the tree is killed. Returns 0 or -errno (a
+ * log write error also in log_error); the caller then calls supervise_end().
  */
 int supervise(struct supervisor *s);
+
+/*
+ * Ends the run: waits until we have no child left (waitpid() says ECHILD),
+ * so that no process of the command's tree exists any more, then takes the
+ * main process's status (child_status). kill_first: SIGKILL the tree first.
+ * Bounded: a tree still there after SUPERVISE_GRACE_NS is killed, and after
+ * as long again we give up with -EBUSY (processes stuck in the kernel).
+ */
+int supervise_end(struct supervisor *s, bool kill_first);
 
 #endif

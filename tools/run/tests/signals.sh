@@ -1,45 +1,66 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# SIGTERM to knotif-run after the command's main process has exited while
-# its children run on: the signal reaches those children (not the dead main
-# process) and knotif-run ends with the main process's status; a child that
-# ignores the signal is killed after the grace period. No process is left.
-RUN=$1
+# Signals sent to knotif-run alone (kill, a CI job's timeout) end the run,
+# and nothing of the command is left (run_probe reaper, above knotif-run,
+# is handed whatever it leaves behind: it must be nothing):
+#  - SIGTERM after the main process has exited reaches its child (not the
+#    dead main process); knotif-run ends with the main process's status;
+#  - a child that ignores SIGTERM is killed after the grace period;
+#  - a main process that blocks SIGTERM and SIGHUP and ignores SIGINT, with
+#    a child that does the same, sent SIGTERM twice and SIGHUP: the grace
+#    starts at the first of them, so knotif-run ends with 128+9 then, not
+#    when they would have ended on their own (60 s).
+RUN=$1 PROBE=$2
 . "$(dirname "$0")/lib.sh"
-mark=40.$$	# a sleep only this test runs
 
-# RUN_ARGS...: start knotif-run, wait for the orphan, TERM it; sets rc and took (seconds)
-term_after_main_exit() {
-	"$RUN" --quiet -- "$@" &
-	local pid=$! t0
-	for _ in $(seq 100); do
-		pgrep -fx "sleep $mark" >/dev/null && ! pgrep -x -P "$pid" sh >/dev/null && break
-		sleep 0.05
-	done
-	pgrep -fx "sleep $mark" >/dev/null || fail "the orphan never started"
-	t0=$(date +%s%N)
-	kill -TERM "$pid"
-	for _ in $(seq 200); do	# 20 s: far beyond the 5 s grace
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	if kill -0 "$pid" 2>/dev/null; then
-		kill -KILL $(pgrep -fx "sleep $mark") 2>/dev/null
-		wait "$pid"
-		fail "knotif-run $* still waited 20 s after SIGTERM"
-	fi
-	wait "$pid"
-	rc=$?
-	took=$(( ($(date +%s%N) - t0) / 1000000000 ))
-	! pgrep -fx "sleep $mark" >/dev/null || { kill -KILL $(pgrep -fx "sleep $mark") 2>/dev/null; fail "$*: the orphan outlived knotif-run"; }
+# start CMD...: knotif-run --quiet -- CMD (marked) under the reaper, in the
+# background; sets reaper and run (knotif-run's pid)
+start() {
+	rm -f "$TMP/left" "$TMP/left.pid" "$TMP/ready"
+	"$PROBE" reaper "$TMP/left" "$RUN" --quiet -- env KNOTIF_RUN_MARK="$MARK" "$@" &
+	reaper=$!
+	started "$reaper"
+	wait_for "knotif-run's start" test -s "$TMP/left.pid"
+	run=$(cat "$TMP/left.pid")
 }
 
-term_after_main_exit sh -c "sleep $mark & exit 3"
-expect_eq "exit status after TERM (main exited 3)" "$rc" 3
-[ "$took" -lt 3 ] || fail "an orphan that takes SIGTERM kept knotif-run for $took s"
+# send SIG...: each to knotif-run alone, then wait for its end (30 s at most:
+# the 5 s grace with room for a slow machine); sets rc and took (seconds)
+send() {
+	local t0 sig
+	t0=$(date +%s%N)
+	for sig; do
+		kill -"$sig" "$run"
+	done
+	exited_within 30 "$reaper" || fail "knotif-run still ran 30 s after SIG$1"
+	wait "$reaper"
+	rc=$?
+	took=$((($(date +%s%N) - t0) / 1000000000))
+	expect_eq "processes knotif-run left behind" "$(cat "$TMP/left")" 0
+	expect_eq "marked processes left" "$(marked | wc -l)" 0
+}
 
-# an orphan that ignores SIGTERM (ignored signals survive exec): SIGKILL after the grace
-term_after_main_exit sh -c "(trap '' TERM; exec sleep $mark) & exit 4"
-expect_eq "exit status after TERM with a stubborn orphan" "$rc" 4
-[ "$took" -ge 4 ] || fail "the stubborn orphan was killed after $took s, before its grace"
+# the child tells us once the main process is gone ($$ in a subshell is the main process)
+start sh -c '(while kill -0 $$ 2>/dev/null; do sleep 0.01; done; : >"$0"; exec sleep 60) & exit 3' "$TMP/ready"
+wait_for "the main process's exit" test -e "$TMP/ready"
+record_marked
+send TERM
+expect_eq "exit status after TERM (main exited 3)" "$rc" 3
+[ "$took" -lt 3 ] || fail "a child that takes SIGTERM kept knotif-run for $took s"
+
+# a child that ignores SIGTERM (ignored signals survive exec): SIGKILL after the grace
+start sh -c '(trap "" TERM; while kill -0 $$ 2>/dev/null; do sleep 0.01; done; : >"$0"; exec sleep 60) & exit 4' \
+	"$TMP/ready"
+wait_for "the main process's exit" test -e "$TMP/ready"
+record_marked
+send TERM
+expect_eq "exit status after TERM with a stubborn child" "$rc" 4
+[ "$took" -ge 4 ] || fail "the stubborn child was killed after $took s, before its grace"
+
+# the main process itself blocks SIGTERM and SIGHUP and ignores SIGINT, and so does its child
+start sh -c 'trap "" INT; "$0" stubborn 60 "$1" & exec "$0" stubborn 60 "$1"' "$PROBE" "$TMP/ready"
+wait_for "both stubborn processes" lines "$TMP/ready" 2
+record_marked
+send TERM TERM HUP
+expect_eq "exit status of a main process SIGKILLed after the grace" "$rc" 137
 echo PASS
