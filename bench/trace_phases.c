@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,22 +22,13 @@ static const char *const phases[] = { "queue_wait", "think", "wake_to_resume", "
 
 struct trace_phases {
 	char tool[PATH_MAX];
-	char dir[64];			/* mkdtemp: the summaries */
-	char summary[PATH_MAX + 16];
+	int summary_fd;			/* a memfd the tracer writes its summary into */
+	char summary[64];		/* its name for the tracer: /proc/self/fd/N */
 	pid_t pid;			/* knotif-trace while running, else 0 */
 	json_t *by_benchmark;		/* name -> the kind's summary {transitions, phases} */
 	json_t *context;		/* source, unsupported sources: from the last summary */
 	json_t *not_understood;		/* names of the selected benchmarks it cannot follow */
 };
-
-/* die() exits: the summaries' directory must not outlive us either way */
-static char summary_dir[64], summary_path[PATH_MAX + 16];
-
-static void remove_summaries(void)
-{
-	unlink(summary_path);
-	rmdir(summary_dir);
-}
 
 struct trace_phases *trace_phases_new(void)
 {
@@ -59,13 +51,15 @@ struct trace_phases *trace_phases_new(void)
 		/* there, but not for us (e.g. a 0700 directory above it) */
 		die("--trace cannot run %s: %s", t->tool, strerror(errno));
 	}
-	strcpy(t->dir, "/tmp/knotif-bench-trace.XXXXXX");
-	if (!mkdtemp(t->dir))
-		die("--trace: mkdtemp: %s", strerror(errno));
-	snprintf(t->summary, sizeof(t->summary), "%s/summary.json", t->dir);
-	strcpy(summary_dir, t->dir);
-	strcpy(summary_path, t->summary);
-	atexit(remove_summaries);
+	/*
+	 * In memory, not a file in /tmp: a knotif-bench killed outright
+	 * (no atexit) left a directory behind for every such run, and its
+	 * tracer, ended by the death signal, wrote a summary into it.
+	 */
+	t->summary_fd = memfd_create("knotif-bench-trace-summary", MFD_CLOEXEC);
+	if (t->summary_fd < 0)
+		die("--trace: memfd_create: %s", strerror(errno));
+	snprintf(t->summary, sizeof(t->summary), "/proc/self/fd/%d", t->summary_fd);
 	t->by_benchmark = json_object();
 	t->not_understood = json_array();
 	return t;
@@ -86,7 +80,8 @@ void trace_phases_begin(struct trace_phases *t)
 		die("--trace: pipe: %s", strerror(errno));
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
 	snprintf(ready_fd, sizeof(ready_fd), "%d", ready[1]);
-	unlink(t->summary);
+	if (ftruncate(t->summary_fd, 0))
+		die("--trace: emptying the summary: %s", strerror(errno));
 	child = fork();
 	if (child < 0)
 		die("--trace: fork: %s", strerror(errno));
@@ -99,7 +94,9 @@ void trace_phases_begin(struct trace_phases *t)
 		/* its summary goes to the file; knotif-bench's stdout stays its own */
 		if (devnull < 0 || dup2(devnull, STDOUT_FILENO) < 0)
 			_exit(127);
-		fcntl(ready[1], F_SETFD, 0);	/* the one descriptor knotif-trace inherits */
+		/* the two descriptors knotif-trace inherits */
+		fcntl(ready[1], F_SETFD, 0);
+		fcntl(t->summary_fd, F_SETFD, 0);
 		execl(t->tool, t->tool, "-q", "-p", pid, "-j", t->summary, "--ready-fd", ready_fd,
 		      (char *)NULL);
 		_exit(127);
@@ -131,9 +128,11 @@ void trace_phases_end(struct trace_phases *t, const char *benchmark, const char 
 		return;
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		die("--trace: %s failed while tracing %s", t->tool, benchmark);
-	s = json_load_file(t->summary, 0, &jerr);
+	if (lseek(t->summary_fd, 0, SEEK_SET) < 0)
+		die("--trace: the summary: %s", strerror(errno));
+	s = json_loadfd(t->summary_fd, 0, &jerr);
 	if (!s)
-		die("--trace: reading %s: %s", t->summary, jerr.text);
+		die("--trace: reading %s's summary: %s", t->tool, jerr.text);
 	kinds = json_object_get(s, "kinds");
 	json_object_set(t->by_benchmark, benchmark, json_object_get(kinds, trace_kind));
 	json_decref(t->context);
@@ -141,7 +140,6 @@ void trace_phases_end(struct trace_phases *t, const char *benchmark, const char 
 			       "unsupported_sources", json_object_get(s, "unsupported_sources"),
 			       "tool", t->tool);
 	json_decref(s);
-	unlink(t->summary);
 }
 
 static double phase_p50(json_t *kind, const char *phase)
@@ -253,5 +251,6 @@ void trace_phases_free(struct trace_phases *t)
 	json_decref(t->by_benchmark);
 	json_decref(t->not_understood);
 	json_decref(t->context);
+	close(t->summary_fd);
 	free(t);
 }

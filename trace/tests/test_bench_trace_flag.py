@@ -1,8 +1,18 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""knotif-bench --trace adds each unotif/ptrace benchmark's phases to its rows, and says so when it cannot."""
+"""
+knotif-bench --trace adds each unotif/ptrace benchmark's phases to its rows,
+and says so when it cannot; killed outright, it leaves neither its tracer
+nor a file behind.
+"""
+import glob
 import json
+import os
 import shutil
+import signal
+import subprocess
+import tempfile
+import time
 
 from tracetest import KNOTIF_BENCH, KNOTIF_TRACE, Checks, fail, need_root, run
 
@@ -36,6 +46,46 @@ for b in d["benchmarks"]:
         c.true(f"{b['name']}: {k} > 0", b.get(k, 0) > 0)
     c.true(f"{b['name']}: the phases' p50s are each below the round trip's",
            all(b.get(k, 0) < b.get("trace_round_trip_p50", 0) for k in KEYS[:3]))
+
+
+def children(pid):
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(x) for x in f.read().split()]
+    except OSError:
+        return []
+
+
+def comm(pid):
+    try:
+        with open(f"/proc/{pid}/comm") as f:
+            return f.read().strip()
+    except OSError:
+        return None
+
+
+# SIGKILL in the middle of a traced benchmark: no atexit runs
+tmp = tempfile.gettempdir()
+before = set(glob.glob(os.path.join(tmp, "knotif-bench-trace.*")))
+bench = subprocess.Popen([KNOTIF_BENCH, "--trace", "--benchmark_filter=^unotif/sync/emulate/placement:same$",
+                          "--benchmark_min_time=60", "--benchmark_repetitions=1", "--timeout=600"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+tracer, deadline = None, time.monotonic() + 60
+while tracer is None and time.monotonic() < deadline and bench.poll() is None:
+    tracer = next((c for c in children(bench.pid) if comm(c) == "knotif-trace"), None)
+    time.sleep(0.05)
+bench.kill()
+bench.wait()
+if tracer is None:
+    c.errors.append("killed run: knotif-bench --trace never started knotif-trace")
+else:
+    deadline = time.monotonic() + 30
+    while comm(tracer) == "knotif-trace" and time.monotonic() < deadline:
+        time.sleep(0.05)
+    c.true(f"killed run: knotif-trace {tracer} still runs 30 s after knotif-bench was killed",
+           comm(tracer) != "knotif-trace")
+left = set(glob.glob(os.path.join(tmp, "knotif-bench-trace.*"))) - before
+c.eq("killed run: files left in " + tmp, sorted(left), [])
 
 UNPRIV = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
 if shutil.which("setpriv") and run(UNPRIV + ["test", "-x", KNOTIF_TRACE]).returncode:
