@@ -368,7 +368,7 @@ static int cmd_record(const struct options *o)
 	char why[1024];
 	struct store *s;
 	long long id;
-	char *shown;
+	char *shown, *sha, *kernel, *host;
 	int err;
 
 	if (gb_file_load(&run, o->arg, why, sizeof(why)))
@@ -381,13 +381,18 @@ static int cmd_record(const struct options *o)
 		store_close(s);		/* a file it made for nothing goes (store.h) */
 		db_failed(err, why);
 	}
+	/* every string here is the result file's: escaped, and bounded */
 	shown = escape_text(o->name ? o->name : "");
+	sha = escape_elided(gb_knotif_str(&run, "git_sha"), 64);
+	kernel = escape_elided(gb_knotif_str(&run, "kernel_release"), 96);
+	host = escape_elided(gb_context_str(&run, "host_name"), 96);
 	errno = 0;
 	printf("recorded run #%lld%s%s%s: %zu benchmarks, git %s, kernel %s, host %s, in %s\n", id,
-	       o->name ? " '" : "", shown, o->name ? "'" : "", run.count,
-	       gb_knotif_str(&run, "git_sha"), gb_knotif_str(&run, "kernel_release"),
-	       gb_context_str(&run, "host_name"), s->where);
+	       o->name ? " '" : "", shown, o->name ? "'" : "", run.count, sha, kernel, host, s->where);
 	free(shown);
+	free(sha);
+	free(kernel);
+	free(host);
 	/* stored all the same: say so, but not that all went well */
 	if (fflush(stdout) || ferror(stdout))
 		die("run #%lld recorded, but writing stdout: %s", id, strerror(errno ? errno : EIO));

@@ -27,6 +27,7 @@ run() {		# LABEL ARGS...: exit 0 expected, stdout in $tmp/out
 
 hostile_run "$a" "$tmp/evil.json"
 run "record" record "$tmp/evil.json" --name "$(printf 'run\342\200\256x')" --db "$db"
+terminal_safe "record" "$tmp/out"	# the host, kernel and git sha it names back
 
 run "list" list --db "$db"
 terminal_safe "list" "$tmp/out"
