@@ -98,6 +98,8 @@ bool storage_used;
  * only by its number (see on_sys_exit). Set once, read on every exit.
  */
 __u64 notified_nrs[KT_NR_WORDS];
+/* per number: interrupted calls seen before any RECV of it, counted once one comes */
+__u64 unconfirmed[KT_NR_WORDS * 64];
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -150,6 +152,14 @@ static __always_inline void count_in(struct kt_counts *c, int kind, int t)
 static __always_inline void count(int kind, int t)
 {
 	count_in(counts_here(), kind, t);
+}
+
+static __always_inline void count_add(int kind, int t, __u64 n)
+{
+	struct kt_counts *c = counts_here();
+
+	if (c && kind >= 0 && kind < KT_KIND_COUNT && t >= 0 && t < KT_TRANSITION_COUNT)
+		__sync_fetch_and_add(&c->n[kind][t], n);
 }
 
 /*
@@ -540,14 +550,6 @@ static __always_inline __u64 *nr_word(long nr)
 	return &notified_nrs[((__u32)nr / 64) & (KT_NR_WORDS - 1)];
 }
 
-static __always_inline void note_notified_nr(__s32 nr)
-{
-	__u64 *w = nr_word(nr), bit = 1ULL << (nr & 63);
-
-	if (w && !(*w & bit))
-		__sync_fetch_and_or(w, bit);
-}
-
 static __always_inline bool was_notified_nr(long nr)
 {
 	__u64 *w = nr_word(nr);
@@ -556,21 +558,46 @@ static __always_inline bool was_notified_nr(long nr)
 }
 
 /*
+ * The interrupted calls of nr held back until a RECV of nr showed it is
+ * notified: counted now. An exchange, so that each is counted once by
+ * whoever takes it (the first RECV, or a late exit that saw the bit set).
+ */
+static __always_inline void fold_unconfirmed(long nr)
+{
+	__u64 n = __sync_lock_test_and_set(&unconfirmed[nr & (KT_NR_WORDS * 64 - 1)], 0);
+
+	if (n) {
+		count_add(KT_UNOTIF, KT_NO_QUEUE_STAMP, n);
+		count_add(KT_UNOTIF, KT_INTERRUPTED, n);
+	}
+}
+
+static __always_inline void note_notified_nr(__s32 nr)
+{
+	__u64 *w = nr_word(nr), bit = 1ULL << (nr & 63);
+
+	if (w && !(*w & bit)) {
+		__sync_fetch_and_or(w, bit);
+		fold_unconfirmed(nr);
+	}
+}
+
+/*
  * A target leaves a call with a signal's -ERESTART* before any supervisor
  * received it: a notification ended by a signal (SIGKILL too: the syscall
  * exit comes before the task dies). Often it never slept (the signal was
  * pending when it queued, and a busy supervisor was not woken), so there
  * is no queue stamp to go by; it is known by its number instead: a task
- * under a filter, in a call of a number some supervisor has received
- * before. What this cannot tell apart, said here and in trace/README.md: a
- * call interrupted before the trace's first RECV of its number (not
- * counted), and an interrupted call of a notified number that this task's
- * filter let through (counted).
+ * under a filter, in a call of a number some supervisor receives in the
+ * trace (before, or later: such a call is held back until then, and
+ * dropped if none comes). What this cannot tell apart, said here and in
+ * trace/README.md: an interrupted call of a notified number that this
+ * task's filter let through (counted).
  */
 static __always_inline bool interrupted_unreceived(struct task_struct *cur, struct kt_task *st,
 						   long nr, long ret)
 {
-	return !st->active && interrupted_ret(ret) && was_notified_nr(nr) &&
+	return !st->active && interrupted_ret(ret) && nr >= 0 && nr < KT_NR_WORDS * 64 &&
 	       cur->seccomp.mode == SECCOMP_MODE_FILTER_;
 }
 
@@ -770,20 +797,37 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 	if (!st)
 		return 0;	/* not a task we know: the common case, done */
 	if (unotif_from_syscalls && interrupted_unreceived(cur, st, nr, ret)) {
-		if (st->nr != nr)
-			st->queued = 0;	/* a stamp of another call */
+		bool known = was_notified_nr(nr);
+
+		if (st->nr != nr || !known)
+			st->queued = 0;	/* a stamp of another call, or of one not yet known */
 		st->nr = (__s32)nr;
 		st->kind = KT_UNOTIF;
 		st->id = 0;
 		st->sent = st->replied = 0;
 		st->sup_pid = st->sup_tgid = 0;	/* nobody received it */
 		st->flags = st->queued ? 0 : KT_F_NO_QUEUE_STAMP;
-		count(KT_UNOTIF, st->queued ? KT_QUEUED : KT_NO_QUEUE_STAMP);
-		count(KT_UNOTIF, KT_INTERRUPTED);
+		if (known) {
+			count(KT_UNOTIF, st->queued ? KT_QUEUED : KT_NO_QUEUE_STAMP);
+			count(KT_UNOTIF, KT_INTERRUPTED);
+		} else {
+			/*
+			 * No RECV of this number yet (the trace's first calls):
+			 * held back, counted if one comes (fold_unconfirmed());
+			 * the record says so, and knotif-trace holds it too.
+			 */
+			__sync_fetch_and_add(&unconfirmed[nr & (KT_NR_WORDS * 64 - 1)], 1);
+			if (was_notified_nr(nr))
+				fold_unconfirmed(nr);	/* the RECV came meanwhile */
+			st->flags |= KT_F_UNCONFIRMED;
+		}
 		emit(st, cur->pid, cur, ret, bpf_ktime_get_ns(), KT_OUT_INTERRUPTED);
-		st->tracked = 1;
-		st->last_nr = (__s32)nr;
+		if (known) {
+			st->tracked = 1;
+			st->last_nr = (__s32)nr;
+		}
 		st->queued = 0;
+		st->flags = 0;
 		return 0;
 	}
 	if (!st->active && !st->tracked) {

@@ -428,13 +428,68 @@ static void print_prog_stats(const struct knotif_trace_bpf *skel, FILE *out)
 	}
 }
 
+/*
+ * The record stream, with the records of interrupted calls whose number no
+ * supervisor had received yet (KT_F_UNCONFIRMED, the trace's first calls)
+ * held back: each is written once a RECV of its number shows it was a
+ * notification (the programs count it then too), or dropped at the end.
+ */
+#define HELD_MAX 4096
+
+struct event_sink {
+	struct report *r;
+	const struct knotif_trace_bpf *skel;
+	struct kt_event held[HELD_MAX];
+	size_t nheld;
+	unsigned long long held_lost;	/* past HELD_MAX: said at the end */
+};
+
+static bool nr_notified(const struct event_sink *k, int nr)
+{
+	const volatile __u64 *bits = k->skel->bss->notified_nrs;
+	size_t nwords = sizeof(k->skel->bss->notified_nrs) / sizeof(bits[0]);
+
+	return nr >= 0 && (size_t)nr / 64 < nwords && (bits[nr / 64] >> (nr % 64) & 1);
+}
+
+static int sink_write(struct event_sink *k, struct kt_event *e)
+{
+	e->flags &= ~KT_F_UNCONFIRMED;
+	return report_add(k->r, e);
+}
+
+/* writes the held records now confirmed; at_end, drops the rest */
+static int sink_release(struct event_sink *k, bool at_end)
+{
+	size_t kept = 0;
+	int err = 0;
+
+	for (size_t i = 0; i < k->nheld; i++) {
+		if (nr_notified(k, k->held[i].nr))
+			err = err ? err : sink_write(k, &k->held[i]);
+		else if (!at_end)
+			k->held[kept++] = k->held[i];
+	}
+	k->nheld = kept;
+	return err;
+}
+
 static int handle_event(void *ctx, void *data, size_t len)
 {
-	struct report *r = ctx;
+	struct event_sink *k = ctx;
+	struct kt_event e;
 
-	if (len < sizeof(struct kt_event))
+	if (len < sizeof(e))
 		return -EPROTO;
-	return report_add(r, data);
+	memcpy(&e, data, sizeof(e));
+	if (!(e.flags & KT_F_UNCONFIRMED) || nr_notified(k, e.nr))
+		return sink_write(k, &e);
+	if (k->nheld == HELD_MAX) {
+		k->held_lost++;
+		return 0;
+	}
+	k->held[k->nheld++] = e;
+	return 0;
 }
 
 #ifndef PIDFD_THREAD
@@ -768,6 +823,7 @@ int main(int argc, char **argv)
 	struct ring_buffer *rb = NULL;
 	struct source_probe sp = { 0 };
 	struct report rep = { 0 };
+	static struct event_sink sink;	/* 400 KiB of held records: not on the stack */
 	FILE *out = stdout, *summary_file = NULL;
 	int64_t deadline = 0, next_interval = 0, interval_from = 0;
 	pid_t child = 0;
@@ -875,7 +931,9 @@ int main(int argc, char **argv)
 
 	if (opt.events) {
 		report_stream_header(&rep);
-		rb = ring_buffer__new(bpf_map__fd(skel->maps.events), handle_event, &rep, NULL);
+		sink.r = &rep;
+		sink.skel = skel;
+		rb = ring_buffer__new(bpf_map__fd(skel->maps.events), handle_event, &sink, NULL);
 		if (!rb) {
 			fprintf(stderr, "%s: ring buffer: %s\n", knotif_prog, strerror(errno));
 			err = 1;
@@ -929,6 +987,8 @@ int main(int argc, char **argv)
 	while (!stop) {
 		if (rb) {
 			err = ring_buffer__poll(rb, 50);
+			if (err >= 0)
+				err = sink_release(&sink, false);
 		} else {
 			struct timespec nap = { 0, 50 * 1000 * 1000 };
 
@@ -963,8 +1023,12 @@ int main(int argc, char **argv)
 		if (deadline && now_ns() >= deadline)
 			break;
 	}
-	if (rb && ring_buffer__consume(rb) < 0)
+	if (rb && (ring_buffer__consume(rb) < 0 || sink_release(&sink, true) < 0))
 		fprintf(stderr, "%s: draining the last events failed\n", knotif_prog);
+	if (sink.held_lost)
+		fprintf(stderr, "%s: warning: %llu records of calls interrupted before their number's first "
+			"RECV were not kept (more than %d held at once); the counts hold them\n",
+			knotif_prog, sink.held_lost, HELD_MAX);
 
 	if (read_snapshot(skel, snap)) {
 		fprintf(stderr, "%s: reading the maps: %s\n", knotif_prog, strerror(errno));

@@ -67,6 +67,7 @@ enum kt_phase {
 #define KT_F_REPLY_LOST	0x4	/* replied, but the target was interrupted first */
 #define KT_F_REPLY_UNSEEN 0x8	/* replied while the target was still awake: no wake-up to see */
 #define KT_F_NO_QUEUE_STAMP 0x10 /* the queue moment was not seen (counted no_queue_stamp) */
+#define KT_F_UNCONFIRMED 0x20	/* interrupted, its number not yet received: knotif-trace holds it */
 
 /* Exact counts, one copy per CPU (BPF_MAP_TYPE_PERCPU_ARRAY, one element). */
 struct kt_counts {

@@ -4,6 +4,11 @@
  * outcome, for the tracer tests. A target traps getppid with
  * SECCOMP_RET_USER_NOTIF and hands the listener to its parent, the
  * supervisor. Then:
+ *   EARLY       times (optional, default 0), first of all: the target's
+ *                      call is interrupted before any RECV (the supervisor
+ *                      signals it once it sleeps in the call), so a tracer
+ *                      sees interrupted calls before the first RECV of
+ *                      their number;
  *   REPLIED     times: the supervisor answers (emulates) and the target
  *                      checks the answer;
  *   INTERRUPTED times: the supervisor receives it and signals the target,
@@ -15,6 +20,7 @@
  * the target saw exactly the results it should have.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,8 +52,8 @@ static long parse_count(const char *s)
 	return v;
 }
 
-static __attribute__((noreturn)) void target(int sock, int done_fd, long replied, long interrupted,
-					     long no_listener)
+static __attribute__((noreturn)) void target(int sock, int done_fd, long early, long replied,
+					     long interrupted, long no_listener)
 {
 	struct sigaction sa = { .sa_handler = on_usr1 };	/* no SA_RESTART: EINTR */
 	int nr = SYS_getppid, listener;
@@ -61,6 +67,13 @@ static __attribute__((noreturn)) void target(int sock, int done_fd, long replied
 		_exit(11);
 	close(listener);
 	close(sock);
+	for (long i = 0; i < early; i++) {
+		ret = syscall(SYS_getppid);
+		if (ret != -1 || errno != EINTR)
+			_exit(16);
+		if (write(done_fd, "e", 1) != 1)
+			_exit(14);
+	}
 	for (long i = 0; i < replied; i++)
 		if (syscall(SYS_getppid) != MAGIC)
 			_exit(12);
@@ -80,13 +93,42 @@ static __attribute__((noreturn)) void target(int sock, int done_fd, long replied
 	_exit(0);
 }
 
+/* Until pid sleeps inside getppid (its notification queued, unreceived); bounded. */
+static void wait_asleep_in_getppid(pid_t pid)
+{
+	char path[64], buf[512], *end;
+	int64_t nr;
+
+	for (int tries = 0; tries < 30000; tries++) {	/* 30 s of 1 ms naps */
+		FILE *f;
+		char state = 0;
+
+		snprintf(path, sizeof(path), "/proc/%d/syscall", (int)pid);
+		f = fopen(path, "r");
+		nr = f && fscanf(f, "%" SCNd64, &nr) == 1 ? nr : -1;
+		if (f)
+			fclose(f);
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+		f = fopen(path, "r");
+		if (f && fgets(buf, sizeof(buf), f) && (end = strrchr(buf, ')')))
+			state = end[2];
+		if (f)
+			fclose(f);
+		if (nr == SYS_getppid && state == 'S')
+			return;
+		usleep(1000);
+	}
+	die("the target never slept in getppid");
+}
+
 static int recv_one(int listener, struct seccomp_notif *req, size_t size)
 {
 	for (;;) {
 		memset(req, 0, size);
 		if (!ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, req))
 			return 0;
-		if (errno != EINTR)
+		/* ENOENT: an EARLY call's notification, gone before it was received */
+		if (errno != EINTR && errno != ENOENT)
 			return -errno;
 	}
 }
@@ -96,17 +138,19 @@ int main(int argc, char **argv)
 	struct seccomp_notif_sizes sizes;
 	struct seccomp_notif *req;
 	struct seccomp_notif_resp *resp;
-	long replied, interrupted, no_listener;
+	long early = 0, replied, interrupted, no_listener;
 	int sock[2], done[2], listener, status;
 	pid_t pid;
 	char c;
 
 	knotif_prog = "notif-driver";
-	if (argc != 4)
-		usage_error("usage: notif-driver REPLIED INTERRUPTED NO_LISTENER");
+	if (argc != 4 && argc != 5)
+		usage_error("usage: notif-driver REPLIED INTERRUPTED NO_LISTENER [EARLY]");
 	replied = parse_count(argv[1]);
 	interrupted = parse_count(argv[2]);
 	no_listener = parse_count(argv[3]);
+	if (argc == 5)
+		early = parse_count(argv[4]);
 	check_sys(socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sock), "socketpair");
 	check_sys(pipe(done), "pipe");
 	check_sys(syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes), "SECCOMP_GET_NOTIF_SIZES");
@@ -120,13 +164,19 @@ int main(int argc, char **argv)
 	if (pid == 0) {
 		close(sock[0]);
 		close(done[0]);
-		target(sock[1], done[1], replied, interrupted, no_listener);
+		target(sock[1], done[1], early, replied, interrupted, no_listener);
 	}
 	close(sock[1]);
 	close(done[1]);
 	listener = fd_recv(sock[0]);
 	check_ret(listener, "receiving the listener");
 
+	for (long i = 0; i < early; i++) {
+		wait_asleep_in_getppid(pid);
+		check_sys(kill(pid, SIGUSR1), "kill");
+		if (read(done[0], &c, 1) != 1)
+			die("the target died before reporting EINTR");
+	}
 	for (long i = 0; i < replied; i++) {
 		check_ret(recv_one(listener, req, sizes.seccomp_notif), "NOTIF_RECV");
 		memset(resp, 0, sizes.seccomp_notif_resp);
@@ -148,8 +198,8 @@ int main(int argc, char **argv)
 		die("the target saw a wrong result (status 0x%x; see target() for the step)", status);
 	printf("{\"queued\": %ld, \"sent\": %ld, \"replied\": %ld, \"resumed\": %ld, "
 	       "\"interrupted\": %ld, \"enosys\": %ld, \"target_pid\": %d}\n",
-	       replied + interrupted + 1, replied + interrupted + 1, replied, replied, interrupted,
-	       1 + no_listener, (int)pid);
+	       early + replied + interrupted + 1, replied + interrupted + 1, replied, replied,
+	       early + interrupted, 1 + no_listener, (int)pid);
 	free(req);
 	free(resp);
 	return 0;

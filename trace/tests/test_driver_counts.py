@@ -2,25 +2,28 @@
 # SPDX-License-Identifier: GPL-2.0
 """
 knotif-trace counts exactly the notifications notif-driver made, of every
-outcome; the phases its kernel side aggregated agree with the per-event
-stream: same counts, exact min/max/mean, quantiles within the histogram's
-stated precision.
+outcome (calls a signal ended before the trace's first RECV included); the
+phases its kernel side aggregated agree with the per-event stream: same
+counts, exact min/max/mean, quantiles within the histogram's stated
+precision.
 """
 import json
 import math
 import os
+import time
 
 from tracetest import (KNOTIF_TRACE, NOTIF_DRIVER, THREAD_EXEC, Checks, fail, need_root,
                        phase_sum_error, read_events, run, tmpdir)
 
 REPLIED, INTERRUPTED, NO_LISTENER = 2000, 7, 5
+EARLY = 3	# interrupted before the trace's first RECV of getppid: held, then counted
 
 need_root()
 c = Checks()
 with tmpdir() as d:
     ev, summary = os.path.join(d, "events.csv"), os.path.join(d, "summary.json")
     p = run([KNOTIF_TRACE, "-q", "-e", ev, "-j", summary, "--", NOTIF_DRIVER,
-             str(REPLIED), str(INTERRUPTED), str(NO_LISTENER)])
+             str(REPLIED), str(INTERRUPTED), str(NO_LISTENER), str(EARLY)])
     if p.returncode == 3:
         fail(f"knotif-trace found no probe source as root: {p.stderr.strip()}")
     if p.returncode:
@@ -124,14 +127,21 @@ with tmpdir() as d:
     c.true("summary on stderr when the stream owns stdout", "unotif transitions:" in p.stderr)
 
     # --interval: each section counts only its own interval; they add up to at most the whole run
-    p = run([KNOTIF_TRACE, "-q", "-i", "0.05", "--", NOTIF_DRIVER, "20000", "0", "0"])
+    # a tick of 10 ms (the least -i takes); sections are demanded only of a
+    # run that lasted 3 ticks: a fast host may finish the driver before one
+    t0 = time.monotonic()
+    p = run([KNOTIF_TRACE, "-q", "-i", "0.01", "--", NOTIF_DRIVER, "20000", "0", "0"])
+    took = time.monotonic() - t0
     c.eq("--interval run exit status", p.returncode, 0)
     sections = p.stdout.split("\n# the whole run:\n")
     resumed = [int(l.split(" resumed ")[1].split()[0]) for l in sections[0].splitlines()
                if l.startswith("unotif transitions:")]
     whole = [int(l.split(" resumed ")[1].split()[0]) for l in sections[-1].splitlines()
              if l.startswith("unotif transitions:")]
-    c.true(f"--interval printed sections ({len(resumed)})", len(resumed) >= 1)
+    if took >= 3 * 0.01 + 1.0:	# + attaching, which takes most of a second here
+        c.true(f"--interval printed sections ({len(resumed)}) in {took:.2f} s", len(resumed) >= 1)
+    else:
+        print(f"note: the run took {took:.2f} s: {len(resumed)} sections, not asserted")
     c.eq("the whole run's resumed", whole, [20000])
     c.true(f"intervals' resumed {resumed} add up to at most 20000", sum(resumed) <= 20000)
 
