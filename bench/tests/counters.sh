@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Both counter sources count what a round trip is: a same-CPU unotif round
 # trip blocks the target once and the supervisor once (2 context switches,
-# a few more where a timer tick preempts), a pinned run never migrates, and
+# more where a timer tick or a busy host preempts), a pinned run never migrates, and
 # the supervisor spends CPU on every notification. Counts, not timings.
 . "$(dirname "$0")/lib.sh"
 for src in procfs perf; do
@@ -20,7 +20,10 @@ for row in doc["benchmarks"]:
     if row["run_type"] != "iteration":
         continue
     cs, mig, sup = row["ctx_switches_per_op"], row["migrations_per_op"], row["supervisor_cpu_time"]
-    assert 1.95 <= cs <= 2.5, ("context switches per op", cs)
+    # each side blocks once per op: at least 2 (less a rounding); a busy
+    # host's preemptions add to it, so the upper bound only catches a
+    # counter gone wrong (it read 2.0-2.1 quiet here)
+    assert 1.95 <= cs <= 4, ("context switches per op", cs)
     assert mig == 0, ("migrations per op on one pinned CPU", mig)
     assert sup > 0, ("supervisor CPU per op", sup)
 PY
