@@ -105,3 +105,30 @@ pg_newdb() {	# NAME: prints its URI
 	pg_sql postgres "CREATE DATABASE \"$1\"" >/dev/null &&
 		echo "postgresql:///$1?host=$pg_dir&user=knotif"
 }
+
+# "The middle of an import", made exact: a session that holds ACCESS EXCLUSIVE
+# on results for 100 s (its psql's PID joins the caller's pids), returned once
+# the lock is granted; an importer then waits inside its transaction.
+pg_lock_results() {	# DB
+	psql -X -q -h "$pg_dir" -U knotif -d "$1" \
+		-c "BEGIN; LOCK TABLE results IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(100);" >/dev/null 2>&1 &
+	pids+=($!)
+	for _ in $(seq 100); do
+		[ "$(pg_sql "$1" "SELECT count(*) FROM pg_locks WHERE relation = 'results'::regclass AND mode = 'AccessExclusiveLock' AND granted")" = 1 ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# The backend PID of the knotif-history session waiting for that lock, once it
+# waits (10 s at most); nothing when it never does.
+pg_waiting_importer() {	# DB
+	local backend=''
+
+	for _ in $(seq 100); do
+		backend=$(pg_sql "$1" "SELECT pid FROM pg_stat_activity WHERE application_name = 'knotif-history' AND wait_event_type = 'Lock'")
+		[ -n "$backend" ] && break
+		sleep 0.1
+	done
+	echo "$backend"
+}

@@ -22,27 +22,15 @@ fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 "$hist" record "$a" --db "$db" >/dev/null || fail "first record"
-# the lock holder, then the importer that must wait for it
-psql -X -q -h "$pg_dir" -U knotif -d h \
-	-c "BEGIN; LOCK TABLE results IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(100);" >/dev/null 2>&1 &
-pids+=($!)
-for _ in $(seq 100); do
-	[ "$(pg_sql h "SELECT count(*) FROM pg_locks WHERE relation = 'results'::regclass AND mode = 'AccessExclusiveLock' AND granted")" = 1 ] && break
-	sleep 0.1
-done
 # runs of their own (the same run twice is refused)
 jq '.context.host_name = "importer"' "$a" >"$tmp/importer.json"
 jq '.context.host_name = "after"' "$a" >"$tmp/after.json"
+# the lock holder, then the importer that must wait for it
+pg_lock_results h || fail "the lock on results was never granted"
 "$hist" record "$tmp/importer.json" --db "$db" >"$tmp/out" 2>"$tmp/err" &
 importer=$!
 pids+=($importer)
-waiting=0
-for _ in $(seq 100); do
-	waiting=$(pg_sql h "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'knotif-history' AND wait_event_type = 'Lock'")
-	[ "$waiting" = 1 ] && break
-	sleep 0.1
-done
-[ "$waiting" = 1 ] || fail "the importer never waited for the lock on results"
+[ -n "$(pg_waiting_importer h)" ] || fail "the importer never waited for the lock on results"
 pg_crash
 wait "$importer"
 rc=$?

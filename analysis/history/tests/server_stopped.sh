@@ -30,22 +30,11 @@ timeout=8 bound=25	# KNOTIF_DB_TIMEOUT, and what the test allows on a loaded mac
 jq '.context.host_name = "importer"' "$a" >"$tmp/importer.json"
 jq '.context.host_name = "after"' "$a" >"$tmp/after.json"
 # the lock holder, then the importer that must wait for it
-psql -X -q -h "$pg_dir" -U knotif -d h \
-	-c "BEGIN; LOCK TABLE results IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(100);" >/dev/null 2>&1 &
-pids+=($!)
-for _ in $(seq 100); do
-	[ "$(pg_sql h "SELECT count(*) FROM pg_locks WHERE relation = 'results'::regclass AND mode = 'AccessExclusiveLock' AND granted")" = 1 ] && break
-	sleep 0.1
-done
+pg_lock_results h || { fail "the lock on results was never granted"; exit 1; }
 KNOTIF_DB_TIMEOUT=$timeout "$hist" record "$tmp/importer.json" --db "$db" >"$tmp/out" 2>"$tmp/err" &
 importer=$!
 pids+=($importer)
-backend=''
-for _ in $(seq 100); do
-	backend=$(pg_sql h "SELECT pid FROM pg_stat_activity WHERE application_name = 'knotif-history' AND wait_event_type = 'Lock'")
-	[ -n "$backend" ] && break
-	sleep 0.1
-done
+backend=$(pg_waiting_importer h)
 [ -n "$backend" ] || { fail "the importer never waited for the lock on results"; exit 1; }
 
 # the server stops: the postmaster and the importer's backend
