@@ -2,6 +2,7 @@
 #include "keeper.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -21,15 +22,29 @@
 /* After knotif-run is gone, how long a tree sent SIGKILL has to leave. */
 #define KEEPER_GIVE_UP_NS (5 * NSEC_PER_SEC)
 
-bool keeper_unshare(void)
+int keeper_unshare(void)
 {
+	int own = open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC);
+
 	/*
 	 * CAP_SYS_ADMIN only. Without it a user namespace would be needed
 	 * as well, and that changes more than pids: every owner it does not
 	 * map reads as nobody, the command's supplementary groups as
 	 * nogroup, and chown to them fails.
 	 */
-	return unshare(CLONE_NEWPID) == 0;
+	if (own >= 0 && unshare(CLONE_NEWPID) == 0)
+		return own;
+	if (own >= 0)
+		close(own);
+	return -1;
+}
+
+void keeper_forked(int own_ns)
+{
+	if (own_ns < 0)
+		return;
+	check_sys(setns(own_ns, CLONE_NEWPID), "setns back to our own PID namespace");
+	close(own_ns);
 }
 
 /* _exit(), not exit(): knotif-run's stdio buffers are not ours to flush */

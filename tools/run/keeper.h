@@ -25,8 +25,19 @@ struct keeper {
 	int sock;		/* the command's end of the socketpair: closed in the keeper */
 };
 
-/* Makes our next child the init of a new PID namespace; false where we may not. */
-bool keeper_unshare(void);
+/*
+ * Makes our next child the init of a new PID namespace: returns a
+ * descriptor of our own namespace for keeper_forked(), or -1 where we may
+ * not have one (no CAP_SYS_ADMIN).
+ */
+int keeper_unshare(void);
+
+/*
+ * In knotif-run once the keeper is forked: our later children are born in
+ * our own namespace again (the new one dies with the keeper, and a fork
+ * into a dead namespace fails: LeakSanitizer's at exit did).
+ */
+void keeper_forked(int own_ns);
 
 /*
  * Called in the keeper right after fork(): forks the command and returns

@@ -265,7 +265,7 @@ int main(int argc, char **argv)
 	sigset_t handled, old_mask;
 	int sock[2], status[2], ret, end;
 	pid_t self = getpid();
-	bool own_pidns;
+	int own_ns;
 
 	knotif_prog = "knotif-run";
 	parse_options(&o, argc, argv);
@@ -308,17 +308,20 @@ int main(int argc, char **argv)
 	check_sys(s.signal_fd, "signalfd");
 	s.t0_ns = now_ns();
 	/* after feature_probe(), whose child must not be the namespace's init */
-	own_pidns = keeper_unshare();
+	own_ns = keeper_unshare();
 	s.keeper = fork();
 	check_sys(s.keeper, "fork");
 	if (s.keeper == 0) {
+		if (own_ns >= 0)
+			close(own_ns);
 		close(sock[0]);
 		close(status[0]);
 		close(s.signal_fd);
-		keeper_run(&(struct keeper){ .supervisor = self, .own_pidns = own_pidns,
+		keeper_run(&(struct keeper){ .supervisor = self, .own_pidns = own_ns >= 0,
 					     .status_fd = status[1], .sock = sock[1] });
 		run_child(&o, sock[1], &old_mask);	/* the keeper's child: the command */
 	}
+	keeper_forked(own_ns);
 	close(sock[1]);
 	close(status[1]);
 	s.status_fd = status[0];
