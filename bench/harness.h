@@ -17,6 +17,9 @@ int harness_run(struct bench *b, int timeout_s);
 __attribute__((format(printf, 2, 3)))
 int bench_fail(struct bench *b, const char *fmt, ...);
 
+/* The least time between two back-to-back now_ns() reads, in ns. */
+int64_t timer_overhead(void);
+
 /*
  * For supervisors that block in a call the target's death would not end
  * (RECV, FUTEX_WAIT): a SIGCHLD handler without SA_RESTART turns that death
