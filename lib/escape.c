@@ -51,11 +51,12 @@ static bool moves_text(unsigned int cp)
 	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
-/* the escaped form of the character at *p into o (at most 6 bytes), *p moved past it; bytes written */
+/* the escaped form of the character at *p into o (at most 8 bytes: a C1 character's \xc2\x85), *p moved past it; bytes written */
 static size_t escape_char(const unsigned char **p, char *o)
 {
 	const unsigned char *c = *p;
 	size_t n = utf8_len(c), w = 0;
+	unsigned int cp;
 
 	if (n == 1 && *c == '\\') {
 		w = (size_t)sprintf(o, "\\\\");
@@ -72,8 +73,8 @@ static size_t escape_char(const unsigned char **p, char *o)
 		n = n ? n : 1;
 		for (size_t i = 0; i < n; i++)
 			w += (size_t)sprintf(o + w, "\\x%02x", c[i]);
-	} else if ((n == 2 || n == 3) && moves_text(code_point(c, n))) {
-		w = (size_t)sprintf(o, "\\u%04x", code_point(c, n));
+	} else if ((n == 2 || n == 3) && moves_text(cp = code_point(c, n))) {
+		w = (size_t)sprintf(o, "\\u%04x", cp);
 	} else {
 		memcpy(o, c, n);
 		w = n;
@@ -114,6 +115,15 @@ static size_t unit_cols(const char *e, size_t len)
 	return e[0] == '\\' ? len : 1;
 }
 
+size_t escape_width(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;	/* a UTF-8 character's first byte */
+	return w;
+}
+
 /* FNV-1a, 32 bits: short, and the same in knotif-report (shown.py) */
 static uint32_t fnv1a(const char *s)
 {
@@ -132,10 +142,7 @@ char *escape_elided(const char *s, size_t max)
 
 	if (max < ESCAPE_ELIDED_MIN)
 		max = ESCAPE_ELIDED_MIN;
-	for (size_t i = 0, n; all[i]; i += n) {
-		n = unit_len(all + i);
-		total += unit_cols(all + i, n);
-	}
+	total = escape_width(all);
 	if (total <= max)
 		return all;
 	head = (max - middle) * 5 / 8;

@@ -17,6 +17,9 @@
  */
 char *escape_text(const char *s);
 
+/* the columns s takes on a terminal: its code points (escape_text()'s output is all one column each) */
+size_t escape_width(const char *s);
+
 /* the narrowest max escape_elided() takes: "…#xxxxxxxx…" and a column each side */
 #define ESCAPE_ELIDED_MIN 13
 

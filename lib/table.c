@@ -74,15 +74,6 @@ void table_add_note(struct table *t, const char *note)
 }
 
 /* columns a cell takes on a terminal: UTF-8 code points ("µs" is 2, not 3) */
-static size_t display_width(const char *s)
-{
-	size_t w = 0;
-
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xc0) != 0x80;
-	return w;
-}
-
 static void pad(FILE *out, size_t n)
 {
 	while (n--)
@@ -92,7 +83,7 @@ static void pad(FILE *out, size_t n)
 static void print_cells(const struct table *t, char *const *cells, const size_t *width, FILE *out)
 {
 	for (int c = 0; c < t->ncols; c++) {
-		size_t gap = width[c] - display_width(cells[c]);
+		size_t gap = width[c] - escape_width(cells[c]);
 
 		if (c)
 			fputs("  ", out);
@@ -113,11 +104,11 @@ void table_print(const struct table *t, FILE *out)
 	if (!width)
 		abort();
 	for (int c = 0; c < t->ncols; c++)
-		width[c] = display_width(t->headers[c]);
+		width[c] = escape_width(t->headers[c]);
 	for (size_t r = 0; r < t->nrows; r++)
 		for (int c = 0; t->rows[r].cells && c < t->ncols; c++)
-			if (display_width(t->rows[r].cells[c]) > width[c])
-				width[c] = display_width(t->rows[r].cells[c]);
+			if (escape_width(t->rows[r].cells[c]) > width[c])
+				width[c] = escape_width(t->rows[r].cells[c]);
 	for (int c = 0; c < t->ncols; c++)
 		total += width[c] + (c ? 2 : 0);
 	print_cells(t, t->headers, width, out);

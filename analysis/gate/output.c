@@ -43,7 +43,7 @@ static void fmt_change(char *buf, size_t len, double base, double new)
  */
 static void print_file_label(FILE *out, const char *what, const struct gb_file *f)
 {
-	char *shown[5] = {
+	char *shown[] = {
 		escape_elided(f->path, TABLE_TEXT_MAX),
 		escape_elided(gb_context_str(f, "host_name"), TABLE_CELL_MAX),
 		escape_elided(gb_knotif_str(f, "kernel_release"), TABLE_CELL_MAX),
@@ -53,7 +53,7 @@ static void print_file_label(FILE *out, const char *what, const struct gb_file *
 
 	fprintf(out, "# %s %s (%s, %s, git %s, %s)\n", what, shown[0], shown[1], shown[2], shown[3],
 		shown[4]);
-	for (int i = 0; i < 5; i++)
+	for (size_t i = 0; i < sizeof(shown) / sizeof(shown[0]); i++)
 		free(shown[i]);
 }
 
