@@ -258,13 +258,16 @@ static int migrate_2_to_3(struct store *s, char *why, size_t len)
 	struct store_rows ids;
 	int err = store_exec(s, "ALTER TABLE runs ADD COLUMN content_sha256 TEXT", why, len);
 
+	/* the index first: set_content_hash()'s NOT EXISTS then looks a hash up, not every run */
+	if (!err)
+		err = store_exec(s, "CREATE UNIQUE INDEX IF NOT EXISTS runs_by_content ON runs(content_sha256)",
+				 why, len);
 	if (err || (err = store_query(s, "SELECT id FROM runs ORDER BY id", 0, NULL, &ids, why, len)))
 		return err;
 	for (size_t i = 0; !err && i < ids.nrows; i++)
 		err = set_content_hash(s, store_cell(&ids, i, 0), why, len);
 	store_rows_free(&ids);
-	return err ? err : store_exec(s, "CREATE UNIQUE INDEX IF NOT EXISTS runs_by_content ON runs(content_sha256)",
-				      why, len);
+	return err;
 }
 
 static int create_schema(struct store *s, char *why, size_t len)

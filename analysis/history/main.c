@@ -381,11 +381,11 @@ static int cmd_record(const struct options *o)
 		store_close(s);		/* a file it made for nothing goes (store.h) */
 		db_failed(err, why);
 	}
-	/* every string here is the result file's: escaped, and bounded */
+	/* every string here is the result file's: escaped, and bounded as a table cell is */
 	shown = escape_text(o->name ? o->name : "");
-	sha = escape_elided(gb_knotif_str(&run, "git_sha"), 64);
-	kernel = escape_elided(gb_knotif_str(&run, "kernel_release"), 96);
-	host = escape_elided(gb_context_str(&run, "host_name"), 96);
+	sha = escape_elided(gb_knotif_str(&run, "git_sha"), TABLE_CELL_MAX);
+	kernel = escape_elided(gb_knotif_str(&run, "kernel_release"), TABLE_CELL_MAX);
+	host = escape_elided(gb_context_str(&run, "host_name"), TABLE_CELL_MAX);
 	errno = 0;
 	printf("recorded run #%lld%s%s%s: %zu benchmarks, git %s, kernel %s, host %s, in %s\n", id,
 	       o->name ? " '" : "", shown, o->name ? "'" : "", run.count, sha, kernel, host, s->where);

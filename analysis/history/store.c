@@ -35,28 +35,35 @@ static const char *password_param(const char *from, size_t *n)
 	return pw;
 }
 
-/* every occurrence in text of what[0..n) replaced by with; text cut short where it would not fit */
-static void replace_all(char *text, size_t len, const char *what, size_t n, const char *with)
+/*
+ * text's n bytes at p replaced by with: the position after it, or NULL
+ * when it would not fit in len and text was cut at p instead (never the
+ * secret, whatever is lost).
+ */
+static char *replace_span(char *text, size_t len, char *p, size_t n, const char *with)
 {
-	size_t wn = strlen(with);
-	char *p = text;
+	size_t wn = strlen(with), tail = strlen(p + n);
 
-	if (!n)
-		return;
-	while ((p = memmem(p, strlen(p), what, n))) {
-		size_t tail = strlen(p + n);
-
-		if ((size_t)(p - text) + wn + tail + 1 > len) {
-			*p = 0;		/* never the secret, whatever is lost */
-			return;
-		}
-		memmove(p + wn, p + n, tail + 1);
-		memcpy(p, with, wn);
-		p += wn;
+	if ((size_t)(p - text) + wn + tail + 1 > len) {
+		*p = 0;
+		return NULL;
 	}
+	memmove(p + wn, p + n, tail + 1);
+	memcpy(p, with, wn);
+	return p + wn;
 }
 
-void store_mask_uri(const char *uri, char *buf, size_t len)
+/* every occurrence in text of what[0..n) replaced by with */
+static void replace_all(char *text, size_t len, const char *what, size_t n, const char *with)
+{
+	char *p = text;
+
+	while (n && p && (p = memmem(p, strlen(p), what, n)))
+		p = replace_span(text, len, p, n, with);
+}
+
+/* uri for messages, into buf: its password (user:PASSWORD@, password=PASSWORD) as *** */
+static void mask_uri(const char *uri, char *buf, size_t len)
 {
 	const char *pw;
 	size_t n;
@@ -64,29 +71,19 @@ void store_mask_uri(const char *uri, char *buf, size_t len)
 	snprintf(buf, len, "%s", uri);
 	if ((pw = userinfo_password(uri, &n)))
 		snprintf(buf, len, "%.*s***%s", (int)(pw - uri), uri, pw + n);
-	for (char *p = buf; (pw = password_param(p, &n));) {
-		p = buf + (pw - buf);	/* found in buf */
-		if (n < 3 && strlen(buf) + 3 - n >= len) {
-			*p = 0;		/* no room for the mask: cut there */
-			break;
-		}
-		memmove(p + 3, p + n, strlen(p + n) + 1);
-		memcpy(p, "***", 3);
-		p += 3;
-	}
+	for (char *p = buf; p && (pw = password_param(p, &n));)
+		p = replace_span(buf, len, buf + (pw - buf), n, "***");
 }
 
-void store_mask_text(const char *uri, char *text, size_t len)
+void store_mask_text(const struct store *s, char *text, size_t len)
 {
-	char where[4096];
 	const char *pw;
 	size_t n;
 
-	store_mask_uri(uri, where, sizeof(where));
-	replace_all(text, len, uri, strlen(uri), where);
-	if ((pw = userinfo_password(uri, &n)))
+	replace_all(text, len, s->uri, strlen(s->uri), s->where);
+	if ((pw = userinfo_password(s->uri, &n)))
 		replace_all(text, len, pw, n, "***");
-	for (const char *p = uri; (pw = password_param(p, &n)); p = pw + n)
+	for (const char *p = s->uri; (pw = password_param(p, &n)); p = pw + n)
 		replace_all(text, len, pw, n, "***");
 }
 
@@ -127,9 +124,9 @@ int store_open(struct store **out, const char *uri, bool create, char *why, size
 		return why_fail(-ENOMEM, why, len, "out of memory");
 	}
 	/* libpq knows its schemes in lower case only: PostgreSQL:// would be a database name */
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; pg && i < n; i++)
 		s->uri[i] = (char)tolower((unsigned char)s->uri[i]);
-	store_mask_uri(s->uri, s->where_buf, sizeof(s->where_buf));
+	mask_uri(s->uri, s->where_buf, sizeof(s->where_buf));
 	s->where = s->where_buf;
 	path = sqlite ? s->uri + n + 1 : s->uri;
 	if (pg && strncmp(uri + n + 1, "//", 2)) {

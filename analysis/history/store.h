@@ -45,7 +45,7 @@ struct store {
 	const struct store_ops *ops;
 	const char *where;	/* the path or URI, for messages (a password masked) */
 	void *handle;		/* sqlite3 * or PGconn * */
-	char *uri;		/* as the store was given it (scheme in lower case): store_mask_text */
+	char *uri;		/* as the store was given it (a postgresql scheme in lower case) */
 	int timeout_ms;		/* (PostgreSQL) the longest wait for one answer of the server */
 	bool created;		/* (SQLite) this process made the file */
 	bool storage_failed;	/* (SQLite) a -ENOSPC error happened */
@@ -70,15 +70,13 @@ void store_close(struct store *s);
 int store_sqlite_open(struct store *s, const char *path, bool create, char *why, size_t len);
 int store_pg_open(struct store *s, const char *uri, char *why, size_t len);
 
-/* uri for messages, into buf: its password (user:PASSWORD@, password=PASSWORD) as *** */
-void store_mask_uri(const char *uri, char *buf, size_t len);
 /*
- * text, a library's message about uri (libpq's quote parts of the URI or
- * all of it), made fit to print: uri itself by its masked form, then every
- * occurrence of each of its passwords by ***. Cut short when it would not
- * fit in len.
+ * text, a library's message about s's URI (libpq's quote parts of it or
+ * all of it), made fit to print: the URI itself by its masked form
+ * (s->where), then every occurrence of each of its passwords by ***. Cut
+ * short when it would not fit in len.
  */
-void store_mask_text(const char *uri, char *text, size_t len);
+void store_mask_text(const struct store *s, char *text, size_t len);
 
 /* s->ops->query, with out optional */
 int store_query(struct store *s, const char *sql, int nparams, const char *const *params,

@@ -35,7 +35,7 @@ static void one_line(char *dst, size_t len, const char *msg)
 static void message(struct store *s, char *dst, size_t len, const char *msg)
 {
 	one_line(dst, len, msg);
-	store_mask_text(s->uri, dst, len);
+	store_mask_text(s, dst, len);
 }
 
 static int fail(struct store *s, PGresult *res, char *why, size_t len)

@@ -134,6 +134,16 @@ static const struct store_ops sqlite_ops = {
 	.close = sqlite_close,
 };
 
+/* An open that failed: the file made for it (still empty) goes too, as at sqlite_close(). */
+static int open_failed(struct store *s, sqlite3 *db, const char *path)
+{
+	sqlite3_close(db);
+	if (s->created)
+		unlink(path);
+	s->created = false;
+	return -EIO;
+}
+
 int store_sqlite_open(struct store *s, const char *path, bool create, char *why, size_t len)
 {
 	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
@@ -153,16 +163,14 @@ int store_sqlite_open(struct store *s, const char *path, bool create, char *why,
 	if (sqlite3_open_v2(path, &db, flags, NULL) != SQLITE_OK) {
 		why_fail(-EIO, why, len, "cannot open history %s: %s", path,
 			 db ? sqlite3_errmsg(db) : "out of memory");
-		sqlite3_close(db);
-		return -EIO;
+		return open_failed(s, db, path);
 	}
 	sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
 	s->ops = &sqlite_ops;
 	s->handle = db;
 	if (sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL) != SQLITE_OK) {
 		why_fail(-EIO, why, len, "cannot use history %s: %s", path, sqlite3_errmsg(db));
-		sqlite3_close(db);
-		return -EIO;
+		return open_failed(s, db, path);
 	}
 	return 0;
 }
