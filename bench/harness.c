@@ -16,22 +16,17 @@
 
 #include "clock.h"
 #include "counters.h"
+#include "first_failure.h"
 #include "pdeath.h"
 #include "sysinfo.h"
 
-/*
- * The first failure wins, whichever of the three processes sharing the
- * mapping says it first: the claim is one atomic exchange, so two failing
- * at once cannot both write the reason (a torn message) or both skip it.
- */
+/* The first failure wins, whichever of the three processes sharing the mapping says it first. */
 int bench_fail(struct bench *b, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (__atomic_exchange_n(&b->shared->fail_claimed, 1, __ATOMIC_ACQ_REL))
-		return -EPROTO;
 	va_start(ap, fmt);
-	vsnprintf(b->shared->error, sizeof(b->shared->error), fmt, ap);
+	first_failure_v(&b->shared->fail_claimed, b->shared->error, sizeof(b->shared->error), fmt, ap);
 	va_end(ap);
 	return -EPROTO;
 }
@@ -63,6 +58,17 @@ void harness_target_reaped(struct bench *b, int status)
 {
 	b->target_reaped = true;
 	b->target_status = status;
+}
+
+/*
+ * Page faults must not land in the tail (needs CAP_IPC_LOCK or
+ * RLIMIT_MEMLOCK): true when this process's memory is locked. ONFAULT:
+ * the sample area can be far larger than the run uses; the part it uses
+ * is touched before timing instead.
+ */
+static bool lock_memory(void)
+{
+	return mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) == 0 && sysinfo_locked_kb() > 0;
 }
 
 /* Cost of the timing itself: a back-to-back pair of clock reads. */
@@ -137,12 +143,7 @@ static __attribute__((noreturn)) void target_main(struct bench *b)
 		bench_fail(b, "pinning the target to CPU %d: %s", b->cpus[0], strerror(-ret));
 		_exit(1);
 	}
-	/*
-	 * Page faults must not land in the tail (needs CAP_IPC_LOCK or
-	 * RLIMIT_MEMLOCK). ONFAULT: the sample area can be far larger than the
-	 * run uses; the part it uses is touched before timing instead.
-	 */
-	b->shared->target_mlocked = mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) == 0 && sysinfo_locked_kb() > 0;
+	b->shared->target_mlocked = lock_memory();
 	errno = 0;
 	b->real_value = syscall(b->sys->nr);
 	counters_open(&c, (enum counters_source)b->counters_wanted, b->sup_pid);
@@ -200,7 +201,7 @@ static __attribute__((noreturn)) void supervisor_main(struct bench *b, pid_t par
 		_exit(1);
 	}
 	/* the supervisor's page faults delay the reply, so they reach the tail too */
-	b->shared->sup_mlocked = mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) == 0 && sysinfo_locked_kb() > 0;
+	b->shared->sup_mlocked = lock_memory();
 	/* freed by _exit: the target gets a copy with the fork */
 	b->state = b->m->state_size ? calloc(1, b->m->state_size) : NULL;
 	if (b->m->state_size && !b->state) {

@@ -80,8 +80,6 @@ void trace_phases_begin(struct trace_phases *t)
 		die("--trace: pipe: %s", strerror(errno));
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
 	snprintf(ready_fd, sizeof(ready_fd), "%d", ready[1]);
-	if (ftruncate(t->summary_fd, 0))
-		die("--trace: emptying the summary: %s", strerror(errno));
 	child = fork();
 	if (child < 0)
 		die("--trace: fork: %s", strerror(errno));

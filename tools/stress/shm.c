@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "first_failure.h"
 #include "stress.h"
 
 int stress_mem_map(struct stress_mem *m, int max_targets, int max_threads, int64_t max_samples)
@@ -54,14 +55,14 @@ void stress_mem_unmap(struct stress_mem *m)
 int stress_fail(struct stress_mem *m, const char *fmt, ...)
 {
 	va_list ap;
+	bool first;
 
-	if (__atomic_exchange_n(&m->sh->fail_claimed, 1, __ATOMIC_ACQ_REL))
-		return -EPROTO;
 	va_start(ap, fmt);
-	vsnprintf(m->sh->error, sizeof(m->sh->error), fmt, ap);
+	first = first_failure_v(&m->sh->fail_claimed, m->sh->error, sizeof(m->sh->error), fmt, ap);
 	va_end(ap);
 	/* published after the reason: whoever sees failed reads all of it */
-	__atomic_store_n(&m->sh->failed, 1, __ATOMIC_RELEASE);
+	if (first)
+		__atomic_store_n(&m->sh->failed, 1, __ATOMIC_RELEASE);
 	return -EPROTO;
 }
 
