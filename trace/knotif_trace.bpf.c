@@ -60,6 +60,7 @@ char LICENSE[] SEC("license") = "GPL";
 #define ENOSYS_		38
 #define SECCOMP_MODE_FILTER_ 2
 #define KT_NR_WORDS	8	/* notified_nrs: call numbers 0-511 */
+#define KT_NR_MAX	(KT_NR_WORDS * 64)
 
 /* knobs set by user space before load */
 const volatile bool use_tree;			/* only --pid's or COMMAND's tasks and their children */
@@ -99,7 +100,7 @@ bool storage_used;
  */
 __u64 notified_nrs[KT_NR_WORDS];
 /* per number: interrupted calls seen before any RECV of it, counted once one comes */
-__u64 unconfirmed[KT_NR_WORDS * 64];
+__u64 unconfirmed[KT_NR_MAX];
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -143,23 +144,20 @@ static __always_inline struct kt_counts *counts_here(void)
 	return bpf_map_lookup_elem(&counts, &zero);
 }
 
-static __always_inline void count_in(struct kt_counts *c, int kind, int t)
+static __always_inline void count_n(struct kt_counts *c, int kind, int t, __u64 n)
 {
 	if (c && kind >= 0 && kind < KT_KIND_COUNT && t >= 0 && t < KT_TRANSITION_COUNT)
-		__sync_fetch_and_add(&c->n[kind][t], 1);
+		__sync_fetch_and_add(&c->n[kind][t], n);
+}
+
+static __always_inline void count_in(struct kt_counts *c, int kind, int t)
+{
+	count_n(c, kind, t, 1);
 }
 
 static __always_inline void count(int kind, int t)
 {
 	count_in(counts_here(), kind, t);
-}
-
-static __always_inline void count_add(int kind, int t, __u64 n)
-{
-	struct kt_counts *c = counts_here();
-
-	if (c && kind >= 0 && kind < KT_KIND_COUNT && t >= 0 && t < KT_TRANSITION_COUNT)
-		__sync_fetch_and_add(&c->n[kind][t], n);
 }
 
 /*
@@ -413,6 +411,12 @@ static __always_inline __s64 span(__u64 from, __u64 to)
 	return from && to && to >= from ? (__s64)(to - from) : -1;
 }
 
+/* the queue moment, or 0 where mark_sent() counted no_queue_stamp (a racing stamp may stand there) */
+static __always_inline __u64 queue_stamp(const struct kt_task *st)
+{
+	return st->flags & KT_F_NO_QUEUE_STAMP ? 0 : st->queued;
+}
+
 static __always_inline void emit(struct kt_task *st, __u32 tid, struct task_struct *task, long ret,
 				 __u64 now, int outcome)
 {
@@ -425,8 +429,7 @@ static __always_inline void emit(struct kt_task *st, __u32 tid, struct task_stru
 		count_other(true);
 		return;
 	}
-	/* what mark_sent() counted as no_queue_stamp has no stamp in the record either */
-	e->queued_ns = st->flags & KT_F_NO_QUEUE_STAMP ? 0 : st->queued;
+	e->queued_ns = queue_stamp(st);
 	e->sent_ns = st->sent;
 	e->replied_ns = st->replied;
 	e->resumed_ns = now;
@@ -449,7 +452,7 @@ static __always_inline void emit(struct kt_task *st, __u32 tid, struct task_stru
 /* A resumed notification's phases, into this CPU's histograms (the same rules as trace_report.c's). */
 static __always_inline void add_phases(struct kt_task *st, __u64 now)
 {
-	__u64 queued = st->flags & KT_F_NO_QUEUE_STAMP ? 0 : st->queued;
+	__u64 queued = queue_stamp(st);
 	__s64 qw = span(queued, st->sent), th = span(st->sent, st->replied);
 	__s64 wk = span(st->replied, now);
 	__u32 key = bpf_get_smp_processor_id() * KT_KIND_COUNT +
@@ -545,7 +548,7 @@ static __always_inline struct kt_task *target_state(pid_t pid, struct kt_task *s
 /* the word of notified_nrs for nr, masked so that the verifier sees the bound */
 static __always_inline __u64 *nr_word(long nr)
 {
-	if (nr < 0 || nr >= 64 * KT_NR_WORDS)
+	if (nr < 0 || nr >= KT_NR_MAX)
 		return NULL;
 	return &notified_nrs[((__u32)nr / 64) & (KT_NR_WORDS - 1)];
 }
@@ -564,11 +567,13 @@ static __always_inline bool was_notified_nr(long nr)
  */
 static __always_inline void fold_unconfirmed(long nr)
 {
-	__u64 n = __sync_lock_test_and_set(&unconfirmed[nr & (KT_NR_WORDS * 64 - 1)], 0);
+	__u64 n = __sync_lock_test_and_set(&unconfirmed[nr & (KT_NR_MAX - 1)], 0);
+	struct kt_counts *c;
 
 	if (n) {
-		count_add(KT_UNOTIF, KT_NO_QUEUE_STAMP, n);
-		count_add(KT_UNOTIF, KT_INTERRUPTED, n);
+		c = counts_here();
+		count_n(c, KT_UNOTIF, KT_NO_QUEUE_STAMP, n);
+		count_n(c, KT_UNOTIF, KT_INTERRUPTED, n);
 	}
 }
 
@@ -597,7 +602,7 @@ static __always_inline void note_notified_nr(__s32 nr)
 static __always_inline bool interrupted_unreceived(struct task_struct *cur, struct kt_task *st,
 						   long nr, long ret)
 {
-	return !st->active && interrupted_ret(ret) && nr >= 0 && nr < KT_NR_WORDS * 64 &&
+	return !st->active && interrupted_ret(ret) && nr >= 0 && nr < KT_NR_MAX &&
 	       cur->seccomp.mode == SECCOMP_MODE_FILTER_;
 }
 
@@ -612,8 +617,6 @@ static __always_inline void mark_sent(struct kt_task *st, int kind, __u64 id, bo
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 
 	count(kind, KT_SENT);
-	if (kind == KT_UNOTIF)
-		note_notified_nr(st->nr);
 	if (st->queued && st->queued <= now && nr_ok && !st->active) {
 		count(kind, KT_QUEUED);
 		st->flags = 0;
@@ -669,6 +672,7 @@ static __always_inline void on_recv(struct task_struct *cur, struct kt_task *sup
 	if (st) {
 		mark_sent(st, KT_UNOTIF, n.id, st->nr == n.nr, bpf_ktime_get_ns());
 		st->nr = n.nr;
+		note_notified_nr(n.nr);
 		mark_supervisor(cur, sup);
 	}
 }
@@ -808,15 +812,17 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 		st->sup_pid = st->sup_tgid = 0;	/* nobody received it */
 		st->flags = st->queued ? 0 : KT_F_NO_QUEUE_STAMP;
 		if (known) {
-			count(KT_UNOTIF, st->queued ? KT_QUEUED : KT_NO_QUEUE_STAMP);
-			count(KT_UNOTIF, KT_INTERRUPTED);
+			struct kt_counts *c = counts_here();
+
+			count_in(c, KT_UNOTIF, st->queued ? KT_QUEUED : KT_NO_QUEUE_STAMP);
+			count_in(c, KT_UNOTIF, KT_INTERRUPTED);
 		} else {
 			/*
 			 * No RECV of this number yet (the trace's first calls):
 			 * held back, counted if one comes (fold_unconfirmed());
 			 * the record says so, and knotif-trace holds it too.
 			 */
-			__sync_fetch_and_add(&unconfirmed[nr & (KT_NR_WORDS * 64 - 1)], 1);
+			__sync_fetch_and_add(&unconfirmed[nr & (KT_NR_MAX - 1)], 1);
 			if (was_notified_nr(nr))
 				fold_unconfirmed(nr);	/* the RECV came meanwhile */
 			st->flags |= KT_F_UNCONFIRMED;
