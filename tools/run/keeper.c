@@ -18,9 +18,8 @@
 #include "clock.h"
 #include "descendants.h"
 #include "pdeath.h"
+#include "supervise.h"
 
-/* After knotif-run is gone, how long a tree sent SIGKILL has to leave. */
-#define KEEPER_GIVE_UP_NS (5 * NSEC_PER_SEC)
 
 int keeper_unshare(void)
 {
@@ -140,7 +139,7 @@ void keeper_run(const struct keeper *k)
 			if (k->own_pidns)
 				_exit(1);	/* the kernel kills the namespace with its init */
 			fds[1].fd = -1;
-			give_up = now_ns() + KEEPER_GIVE_UP_NS;
+			give_up = now_ns() + SUPERVISE_GRACE_NS;	/* for a tree sent SIGKILL to leave */
 		}
 		if (give_up) {
 			kill_descendants(getpid());

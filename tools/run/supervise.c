@@ -30,8 +30,11 @@ static void reaped(struct supervisor *s, pid_t pid, int status)
 	}
 }
 
-/* Reaps the children that have exited: the keeper, or what it left us if it died first. */
-static void reap_children(struct supervisor *s)
+/*
+ * Reaps the children that have exited: the keeper, or what it left us if
+ * it died first. False once no child is left (ECHILD).
+ */
+static bool reap_children(struct supervisor *s)
 {
 	int status;
 	pid_t pid;
@@ -39,6 +42,17 @@ static void reap_children(struct supervisor *s)
 	while ((pid = waitpid(-1, &status, WNOHANG)) > 0 || (pid < 0 && errno == EINTR))
 		if (pid > 0)
 			reaped(s, pid, status);
+	return pid == 0;
+}
+
+/*
+ * The command's tree: below the keeper, which stays to reap the main
+ * process and report its status (and, as a PID namespace's init, takes
+ * the rest with it); below us once the keeper is gone.
+ */
+static pid_t tree_root(const struct supervisor *s)
+{
+	return s->keeper ? s->keeper : getpid();
 }
 
 static bool main_running(const struct supervisor *s)
@@ -61,7 +75,7 @@ static void pass_on(struct supervisor *s, int sig)
 	if (main_running(s))
 		syscall(SYS_pidfd_send_signal, s->main_pidfd, sig, NULL, 0);
 	else
-		signal_descendants(getpid(), sig);
+		signal_descendants(tree_root(s), sig);
 	if ((sig == SIGTERM || sig == SIGHUP) && !s->kill_at_ns)
 		s->kill_at_ns = now_ns() + SUPERVISE_GRACE_NS;
 }
@@ -153,7 +167,7 @@ int supervise(struct supervisor *s)
 			break;
 		}
 		if (s->kill_at_ns && now_ns() >= s->kill_at_ns) {
-			kill_descendants(getpid());	/* the grace after SIGTERM or SIGHUP is over */
+			kill_descendants(tree_root(s));	/* the grace after SIGTERM or SIGHUP is over */
 			s->kill_at_ns = 0;
 		}
 		if (fds[1].revents)
@@ -184,7 +198,7 @@ int supervise_end(struct supervisor *s, bool kill_first)
 	int status;
 
 	if (kill_first)
-		kill_descendants(getpid());
+		kill_descendants(tree_root(s));
 	/*
 	 * A task lets go of the filter early in do_exit(): at POLLHUP some
 	 * may not be zombies yet, and each one left when we exit would be
@@ -192,19 +206,11 @@ int supervise_end(struct supervisor *s, bool kill_first)
 	 * only once it has none itself, and the tree's orphans are the
 	 * keeper's (or ours, if it died before them).
 	 */
-	for (;;) {
-		pid_t pid = waitpid(-1, &status, WNOHANG);
-
-		if (pid > 0)
-			reaped(s, pid, status);
-		if (pid > 0 || (pid < 0 && errno == EINTR))
-			continue;
-		if (pid < 0)
-			break;	/* ECHILD: nothing of the tree is left */
+	while (reap_children(s)) {	/* until ECHILD: nothing of the tree is left */
 		if (now_ns() >= deadline) {
 			if (killed)
 				return -EBUSY;
-			kill_descendants(getpid());
+			kill_descendants(tree_root(s));
 			killed = true;
 			deadline = now_ns() + SUPERVISE_GRACE_NS;
 		}
