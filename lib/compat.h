@@ -55,20 +55,27 @@
  * (kernel/patches) carries them on 6.12. Stock kernels answer EIO (ptrace)
  * and EINVAL (read on a listener); knotif reports that as unsupported.
  */
-/* 0003: a tracer takes a listener for its stopped tracee's filter number addr */
+/*
+ * 0004: a tracer takes a listener for its stopped tracee's filter number
+ * addr. 0x4212 is the next free request of the 6.12 ptrace.h the series
+ * applies to, and PTRACE_SET_SYSCALL_INFO since 6.16: knotif makes the
+ * request only on a kernel that shows the series (FEAT_PTRACE_LISTENER).
+ */
 #ifndef PTRACE_SECCOMP_GET_LISTENER
-#define PTRACE_SECCOMP_GET_LISTENER 0x42f0
+#define PTRACE_SECCOMP_GET_LISTENER 0x4212
 #endif
-/* 0004, CONFIG_SECCOMP_USER_NOTIF_RW: read() a struct seccomp_notif, write() this */
+/*
+ * 0005, CONFIG_SECCOMP_USER_NOTIF_RW: read() struct seccomp_notif, write()
+ * these records, one or (0008) many; each says its own size. v3's
+ * return_fd is gone (write() never passes the writer's fds: ADDFD does).
+ */
 #ifndef SECCOMP_NOTIF_RW_RESP_SIZE_VER0
+#define SECCOMP_NOTIF_RW_RESP_SIZE_VER0 24
 struct seccomp_notif_rw_resp {
 	__u64 id;
 	__s32 error;
-	__u32 __pad0;
+	__u32 size;		/* SECCOMP_NOTIF_RW_RESP_SIZE_VER0 */
 	__s64 val;
-	__u8 return_fd;		/* the v3 return_fd: install fd in the target */
-	__u8 __pad1[3];
-	__u32 fd;
 };
 #endif
 

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -34,10 +35,11 @@ static const struct {
 	[FEAT_PTRACE] = { "ptrace", "ptrace is disabled (kernel.yama.ptrace_scope=3)" },
 	[FEAT_NOTIF_RW] = { "notif-rw", "listener read()/write() needs the knotif kernel series "
 			    "(kernel/patches, CONFIG_SECCOMP_USER_NOTIF_RW)" },
-	[FEAT_PTRACE_LISTENER] = { "ptrace-listener", "PTRACE_SECCOMP_GET_LISTENER (0x42f0) needs the "
-				   "knotif kernel series (kernel/patches)" },
+	/* not even tried elsewhere: 0x4212 is PTRACE_SET_SYSCALL_INFO on Linux 6.16+ */
+	[FEAT_PTRACE_LISTENER] = { "ptrace-listener", "PTRACE_SECCOMP_GET_LISTENER needs the knotif kernel "
+				   "series (kernel/patches 0004)" },
 	[FEAT_NOTIF_RW_BATCH] = { "notif-rw-batch", "batched read()/write() on listeners needs the knotif "
-				  "kernel series (kernel/patches 0007, CONFIG_SECCOMP_USER_NOTIF_RW)" },
+				  "kernel series (kernel/patches 0008, CONFIG_SECCOMP_USER_NOTIF_RW)" },
 };
 
 const char *feature_name(enum feature f)
@@ -48,6 +50,23 @@ const char *feature_name(enum feature f)
 static int action_avail(uint32_t action)
 {
 	return syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) ? -errno : 0;
+}
+
+/* Does /proc/self/fdinfo/@fd have a line starting with @key? */
+static bool fdinfo_has(int fd, const char *key)
+{
+	char path[64], line[256];
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = !strncmp(line, key, strlen(key));
+	fclose(f);
+	return found;
 }
 
 /* The probes below need a listener; they run in a child that never calls the trapped syscall. */
@@ -82,13 +101,19 @@ static int listener_probe(enum feature f)
 		else if (errno != EAGAIN)
 			ret = -errno;
 	} else if (f == FEAT_NOTIF_RW_BATCH) {
-		/* two responses to an id nobody has: the first fails (ENOENT) where batches exist */
-		struct seccomp_notif_rw_resp resp[2] = { { .id = ~0ULL }, { .id = ~0ULL } };
+		/* two records for an id nobody has: the first fails (ENOENT) where batches exist */
+		struct seccomp_notif_rw_resp resp[2] = {
+			{ .id = ~0ULL, .size = SECCOMP_NOTIF_RW_RESP_SIZE_VER0 },
+			{ .id = ~0ULL, .size = SECCOMP_NOTIF_RW_RESP_SIZE_VER0 },
+		};
 
 		if (write(listener, resp, sizeof(resp)) >= 0)
 			ret = -EINVAL;
 		else if (errno != ENOENT)
 			ret = -errno;
+	} else if (f == FEAT_PTRACE_LISTENER) {
+		/* the series' own mark (0002): no other kernel has it */
+		ret = fdinfo_has(listener, "seccomp_filter_id:") ? 0 : -ENOTSUP;
 	} else if (f == FEAT_ADDFD_SEND) {
 		struct seccomp_notif_addfd addfd = { .id = ~0ULL, .flags = SECCOMP_ADDFD_FLAG_SEND, .srcfd = listener };
 
@@ -209,6 +234,8 @@ static int probe(enum feature f)
 		return ret ? ret : probe_in_child(f);
 	case FEAT_PTRACE_LISTENER:
 		ret = ptrace_allowed();
+		if (!ret)	/* a kernel with the series, before its request number is used */
+			ret = probe_in_child(f);
 		return ret ? ret : ptrace_listener_probe();
 	case FEAT_SUD:
 		return prctl(PR_SET_SYSCALL_USER_DISPATCH, PR_SYS_DISPATCH_OFF, 0, 0, 0) ? -errno : 0;

@@ -84,7 +84,9 @@ int notif_recv_rw(int listener, struct notif_buf *b)
 
 int notif_send_rw(int listener, uint64_t id, int64_t val)
 {
-	struct seccomp_notif_rw_resp resp = { .id = id, .val = val };
+	struct seccomp_notif_rw_resp resp = {
+		.id = id, .size = SECCOMP_NOTIF_RW_RESP_SIZE_VER0, .val = val,
+	};
 
 	return write(listener, &resp, sizeof(resp)) < 0 ? -errno : 0;
 }

@@ -3,7 +3,7 @@
  * rw-batch: a thread per listener that read()s every notification pending
  * (up to BATCH) in one call and write()s all their replies in one call:
  * the batched read()/write() of the knotif kernel series
- * (kernel/patches/0007). Two system calls per batch where the ioctls take
+ * (kernel/patches/0008). Two system calls per batch where the ioctls take
  * two per notification. A write stops at the first reply whose target is
  * gone (ENOENT): that one is counted, and the rest is written again.
  * read() returns 0 once no task uses the filter: the thread is done.
@@ -102,6 +102,7 @@ static int serve(struct sup_thread *t)
 			}
 			memset(&resp[i], 0, sizeof(resp[i]));
 			resp[i].id = req->id;
+			resp[i].size = SECCOMP_NOTIF_RW_RESP_SIZE_VER0;
 			resp[i].val = stress_expect((int)(target[i] - t->m->t), seq);
 		}
 		record_batch(t->slot, k);
