@@ -10,7 +10,9 @@
 #
 # Environment: QEMU, ACCEL (tcg|kvm), VM_TIMEOUT (s, the whole guest),
 # VM_TEST_TIMEOUT (s, each test program or stress run inside it), VM_MEM, VM_CPUS,
-# BENCH_SAMPLES, BENCH_REPS.
+# BENCH_SAMPLES, BENCH_REPS, VM_TCG_THREAD (single, the default, or multi: only
+# for a kernel without jump labels, see below), VM_APPEND (more kernel
+# command line, e.g. knotif.smp=1).
 set -euo pipefail
 
 mode=$1 kernel=$2 initrd=$3 out=$4 label=$5 patches=$6
@@ -34,7 +36,7 @@ append="console=ttyS0 quiet panic=-1 nokaslr knotif.mode=$mode"
 # (3 runs of 3, ttwu_do_activate and __schedule), and never with
 # thread=single: QEMU's, not the series'.
 accel=$ACCEL
-[ "$ACCEL" = tcg ] && accel="tcg,thread=single"
+[ "$ACCEL" = tcg ] && accel="tcg,thread=${VM_TCG_THREAD:-single}"
 qargs=(-accel "$accel" -m "$VM_MEM" -nographic -no-reboot
 	-kernel "$kernel" -initrd "$initrd"
 	-serial mon:stdio -serial "file:$out/ttyS1.txt"
@@ -49,6 +51,7 @@ if [ "$mode" = bench ]; then
 else
 	qargs+=(-smp "${VM_CPUS:-2}")
 fi
+[ -n "${VM_APPEND:-}" ] && append+=" $VM_APPEND"
 qargs+=(-append "$append")
 
 kver=$(strings "$kernel" 2>/dev/null | grep -m1 -E '^[0-9]+\.[0-9]+\.[0-9]+.* \(' || true)
