@@ -174,9 +174,16 @@ int supervise(struct supervisor *s)
 			read_signals(s);
 		if (fds[0].revents & POLLIN) {
 			ret = notif_recv(s->listener, &nb);
-			/* readiness does not promise a notification: both are normal */
-			if (ret == -EINTR || ret == -ENOENT)
+			/*
+			 * Readiness does not promise a notification: both are
+			 * normal, and neither may outlive this iteration (the
+			 * POLLHUP below returned a stale ENOENT: the command,
+			 * killed mid-call, was reported as a serving error).
+			 */
+			if (ret == -EINTR || ret == -ENOENT) {
+				ret = 0;
 				continue;
+			}
 			if (ret || (ret = serve_one(s, &nb, rec)))
 				break;
 			continue;
