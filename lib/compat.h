@@ -52,8 +52,9 @@
 
 /*
  * Never merged: the 2018 series' interfaces as the knotif kernel series
- * (kernel/patches) carries them on 6.12. Stock kernels answer EIO (ptrace)
- * and EINVAL (read on a listener); knotif reports that as unsupported.
+ * (kernel/patches) carries them on 6.12. Stock kernels answer EINVAL to a
+ * read on a listener; the ptrace request is made only where a listener's
+ * fdinfo shows the series. knotif reports both as unsupported.
  */
 /*
  * 0004: a tracer takes a listener for its stopped tracee's filter number

@@ -73,7 +73,6 @@ void table_add_note(struct table *t, const char *note)
 	next_row(t)->note = escape_elided(note, TABLE_TEXT_MAX);
 }
 
-/* columns a cell takes on a terminal: UTF-8 code points ("µs" is 2, not 3) */
 static void pad(FILE *out, size_t n)
 {
 	while (n--)
@@ -83,7 +82,7 @@ static void pad(FILE *out, size_t n)
 static void print_cells(const struct table *t, char *const *cells, const size_t *width, FILE *out)
 {
 	for (int c = 0; c < t->ncols; c++) {
-		size_t gap = width[c] - escape_width(cells[c]);
+		size_t gap = width[c] - escape_width(cells[c]);	/* code points: "µs" is 2 columns */
 
 		if (c)
 			fputs("  ", out);

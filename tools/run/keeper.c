@@ -20,7 +20,6 @@
 #include "pdeath.h"
 #include "supervise.h"
 
-
 int keeper_unshare(void)
 {
 	int own = open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC);
