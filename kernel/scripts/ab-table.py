@@ -17,21 +17,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
 import gbrows  # noqa: E402  the one reader of Google Benchmark rows
-
-
-def load_meta(d):
-    meta, patches, key = {}, [], None
-    with open(os.path.join(d, "meta.txt")) as f:
-        for line in f:
-            line = line.rstrip("\n")
-            if line.startswith("  ") and key == "patches":
-                patches.append(line.strip())
-                continue
-            if ":" in line:
-                key, _, val = line.partition(":")
-                meta[key.strip()] = val.strip()
-    meta["patches"] = patches
-    return meta
+from vmmeta import load_meta  # noqa: E402  (this directory)
 
 
 def load_rows(d):

@@ -3,8 +3,8 @@
 #
 # vm-run.sh MODE BZIMAGE INITRAMFS OUTDIR LABEL PATCHES_TXT
 #
-# Boot BZIMAGE under QEMU with INITRAMFS (kernel/vm/init) in MODE (test or
-# bench). The console goes to OUTDIR/console.log; TAP lines are echoed here.
+# Boot BZIMAGE under QEMU with INITRAMFS (kernel/vm/init) in MODE (test,
+# bench or contention). The console goes to OUTDIR/console.log; TAP lines are echoed here.
 # Exits non-zero on any "not ok", a missing end marker (crash, hang, timeout)
 # or a non-zero guest status. Bench JSON (guest ttyS1) is split into OUTDIR.
 #
@@ -50,6 +50,8 @@ if [ "$mode" = bench ]; then
 	append+=" knotif.samples=${BENCH_SAMPLES:-2000} knotif.reps=${BENCH_REPS:-5}"
 else
 	qargs+=(-smp "${VM_CPUS:-2}")
+	[ "$mode" = contention ] &&
+		append+=" knotif.samples=${BENCH_SAMPLES:-2000} knotif.reps=${BENCH_REPS:-5}"
 fi
 [ -n "${VM_APPEND:-}" ] && append+=" $VM_APPEND"
 qargs+=(-append "$append")

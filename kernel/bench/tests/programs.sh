@@ -3,9 +3,10 @@
 # kernel/bench's programs on the host: the rows vm-bench reads are there
 # with exact counts (unotif-roundtrip's target checks every reply and exits
 # non-zero on a wrong one; wake-cost wakes, and requeues, exactly --tasks sleepers a call),
-# and bad usage is exit 2 with one line.
+# and bad usage is exit 2 with one line; listener-contention's timed looper
+# is refused exactly --samples times and every victim gets its listener.
 set -euo pipefail
-roundtrip=$1 wake=$2
+roundtrip=$1 wake=$2 contention=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -28,6 +29,26 @@ for verb, count in (("wake", "tasks_woken_per_call"), ("requeue", "tasks_moved_p
     assert all(b["calls_retaken"] >= 0 for b in eight), eight
     assert all(b["cpu_time"] > 0 for b in none + eight), wake
 PY
+"$contention" --samples=10 --benchmark_repetitions=2 --depth=50 --loopers=2 \
+	--benchmark_out="$tmp/lc.json" >/dev/null
+/usr/bin/python3 - "$tmp/lc.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+rows = [b for b in doc["benchmarks"] if b["run_type"] == "iteration"]
+names = ["listener/refusal/depth:0", "listener/refusal/depth:50",
+         "listener/new-listener/loopers:0", "listener/new-listener/loopers:2/tree:other",
+         "listener/new-listener/loopers:2/tree:same"]
+assert sorted({b["name"] for b in rows}) == sorted(names), [b["name"] for b in rows]
+assert not any(b.get("error_occurred") for b in doc["benchmarks"]), doc["benchmarks"]
+for b in rows:
+    assert b["iterations"] == 10 and 0 < b["p50"] <= b["max"], b
+    if "/refusal/" in b["name"]:
+        assert b["looper_refusals"] == 10, b      # the timed looper, alone
+    if b["name"].endswith("loopers:0"):
+        assert b["looper_refusals"] == 0, b
+assert all("ns_per_filter" in b for b in rows if b["name"].endswith("depth:50")), rows
+assert doc["context"]["depth"] == 50 and doc["context"]["loopers"] == 2, doc["context"]
+PY
 
 refused() {
 	local out rc=0
@@ -42,7 +63,11 @@ refused "$wake" --bogus
 refused "$wake" --benchmark_out="$tmp/no/such/dir/x.json"
 refused "$wake" --samples=10x
 refused "$wake" extra
+refused "$contention" --loopers=0
+refused "$contention" --depth=0
+refused "$contention" --depth=3640
+refused "$contention" --benchmark_out="$tmp/no/such/dir/x.json"
 refused "$roundtrip" --samples=0
 refused "$roundtrip" --benchmark_repetitions=101
 refused "$roundtrip" --benchmark_out="$tmp/no/such/dir/x.json"
-echo "ok: unotif-roundtrip and wake-cost rows, exact counts, bad usage refused"
+echo "ok: unotif-roundtrip, wake-cost and listener-contention rows, exact counts, bad usage refused"

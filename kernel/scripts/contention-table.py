@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""contention-table.py: the listener lock under contention, from one or more
+vm-bench-smp run directories (kernel/scripts/vm-run.sh contention), each
+holding meta.txt and the guest's listener-contention.json.
+
+For each run: the victim's NEW_LISTENER p50/p99/max (medians over the
+repetitions) with nobody looping, with loopers in another filter tree and
+with loopers in the victim's own tree, each as a ratio to nobody looping;
+and what one EBUSY refusal's walk costs per filter. Several runs (an
+earlier revision of the series with --run too) give one table: each run's
+figures are ratios within that run, since real time under TCG varies from
+boot to boot. Reports only: nothing here fails a build.
+"""
+import argparse
+import json
+import os
+import statistics
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+import gbrows  # noqa: E402  the one reader of Google Benchmark rows
+from vmmeta import load_meta  # noqa: E402  (this directory)
+
+KEYS = ("p50", "p99", "max")
+
+
+def load_run(d):
+    """(meta, doc, {run_name: {key: median over repetitions}}, {run_name: error})"""
+    meta = load_meta(d)
+    path = os.path.join(d, "listener-contention.json")
+    if not os.path.exists(path):
+        raise SystemExit(f"contention-table: {path}: no JSON from the guest (see {d}/console.log)")
+    doc = gbrows.load(path)
+    rows, errors = {}, {}
+    for name, run in gbrows.runs(doc).items():
+        if run["error"]:
+            errors[name] = run["error"]
+            continue
+        rows[name] = {k: statistics.median(b[k] for b in run["iterations"]) for k in KEYS}
+        per = [b["ns_per_filter"] for b in run["iterations"] if "ns_per_filter" in b]
+        if per:
+            rows[name]["ns_per_filter"] = statistics.median(per)
+    return meta, doc, rows, errors
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--run", action="append", required=True, help="a vm-bench-smp directory")
+    ap.add_argument("--series", required=True)
+    ap.add_argument("--out-md", required=True)
+    ap.add_argument("--out-json", required=True)
+    a = ap.parse_args()
+
+    runs = [(d, *load_run(d)) for d in a.run]
+    out = ["<!-- SPDX-License-Identifier: GPL-2.0 -->",
+           "# The listener lock under contention: a victim's NEW_LISTENER while others are refused",
+           "",
+           "Produced by `make -f Makefile.kernel vm-bench-smp` (with `CONTENTION_ALSO=` an earlier "
+           "revision's run directory beside it); do not edit by hand.",
+           "",
+           "Two vCPUs really at once (`-accel tcg,thread=multi`, a kernel without jump labels), "
+           "real time: TCG's nanoseconds, several times a CPU's, so read the ratios. Each victim "
+           "is a new process on vCPU 0 timing its `SECCOMP_FILTER_FLAG_NEW_LISTENER` with "
+           "CLOCK_MONOTONIC; the loopers, on vCPU 1, loop a NEW_LISTENER refused with `EBUSY` "
+           "after a walk of the deepest chain a task can have. With C CPUs at most C - 1 such "
+           "walks can be ahead of a victim. Figures are medians over the repetitions of each "
+           "repetition's p50, p99 and max; *×* is the ratio to the same run's victim with "
+           "nobody looping.",
+           ""]
+    table = []
+    for d, meta, doc, rows, errors in runs:
+        ctx = doc.get("context", {})
+        out.append(f"## {meta.get('label', d)}: `{meta.get('kernel_version', '?')}` "
+                   f"(bzImage {meta.get('bzimage_sha256', '?')}), guest run {ctx.get('date', '?')}")
+        out.append("")
+        for p in meta["patches"]:
+            out.append(f"- `{p}`")
+        out.append(f"- {meta.get('qemu', '?')}: `{meta.get('qemu_args', '?')}`")
+        out.append(f"- chain depth {ctx.get('depth', 0):.0f} filters, {ctx.get('loopers', 0):.0f} loopers, "
+                   f"{ctx.get('cpus', 0):.0f} vCPUs")
+        out.append("")
+        base = rows.get("listener/new-listener/loopers:0")
+        out.append("| row | p50 ns | p99 ns | max ns | p50 × | p99 × | max × |")
+        out.append("|---|---:|---:|---:|---:|---:|---:|")
+        for name, r in rows.items():
+            ratios = {k: (r[k] / base[k] if base and base[k] and "new-listener" in name else None)
+                      for k in KEYS}
+            out.append("| `{}` | {} | {} | {} | {} | {} | {} |".format(
+                name, *(f"{r[k]:,.0f}" for k in KEYS),
+                *("-" if ratios[k] is None else f"{ratios[k]:.2f}" for k in KEYS)))
+            table.append({"run": meta.get("label", d), "name": name, **r,
+                          **{k + "_ratio": ratios[k] for k in KEYS}})
+        for name, e in errors.items():
+            out.append(f"| `{name}` | {e} | | | | | |")
+            table.append({"run": meta.get("label", d), "name": name, "error": e})
+        walk = [r["ns_per_filter"] for r in rows.values() if "ns_per_filter" in r]
+        if walk:
+            out.append("")
+            out.append(f"One refusal's walk: {walk[0]:,.1f} ns per filter, "
+                       f"{walk[0] * ctx.get('depth', 0) / 1000:,.0f} µs for the whole chain (TCG).")
+        out.append("")
+    with open(a.out_md, "w") as f:
+        f.write("\n".join(out))
+    with open(a.out_json, "w") as f:
+        json.dump({"runs": [{"dir": d, "meta": meta, "result": doc} for d, meta, doc, _, _ in runs],
+                   "table": table}, f, indent=2)
+        f.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
