@@ -4,7 +4,7 @@
  * costs while other, unprivileged, tasks loop a NEW_LISTENER that is
  * refused with EBUSY. The refusal walks every filter the looper's chain
  * was built on, with interrupts off: mainline walks it under the looper's
- * own siglock; the knotif series' ptrace listener (patch 4) added a lock
+ * own siglock; the knotif series' ptrace listener (patch 5) added a lock
  * that every attach check takes, and whose scope (the whole system, or
  * one filter tree) decides whether a looper can delay somebody else.
  *
@@ -13,7 +13,12 @@
  *   listener/refusal/depth:<D>   the same with D more filters on top (a
  *                                walk of D + 1); counter ns_per_filter
  *   listener/new-listener/loopers:0
- *                                a victim's NEW_LISTENER, nobody looping
+ *                                a victim's NEW_LISTENER, the other CPU idle
+ *   listener/new-listener/busy:<N>
+ *                                N tasks loop getppid() on the other CPU,
+ *                                with no filter: the baseline of the rows
+ *                                below (an idle vCPU, woken by IPIs, can
+ *                                cost more than a busy one)
  *   listener/new-listener/loopers:<N>/tree:other
  *                                N loopers, each in a filter tree of its
  *                                own; the victim in another
@@ -105,15 +110,22 @@ static __attribute__((noreturn)) void looper_fail(struct shared *sh, int i, cons
 /*
  * A looper: a listener on a filter of its own, depth filters on top, then
  * NEW_LISTENER until told to stop, each refused with EBUSY. With timed,
- * it times samples refusals into sh->ns instead, alone, and exits.
+ * it times samples refusals into sh->ns instead, alone, and exits. With
+ * busy, it only loops getppid(), under no filter.
  */
 static __attribute__((noreturn)) void looper(struct shared *sh, int i, pid_t parent, int cpu,
-					     int depth, int timed)
+					     int depth, int timed, bool busy)
 {
 	if (!bind_to_parent(parent))
 		_exit(1);
 	if (pin_to(cpu))
 		looper_fail(sh, i, "sched_setaffinity");
+	if (busy) {
+		__atomic_store_n(&sh->state[i], LOOPER_READY, __ATOMIC_RELEASE);
+		while (!__atomic_load_n(&sh->stop, __ATOMIC_ACQUIRE))
+			syscall(SYS_getppid);
+		_exit(0);
+	}
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
 		looper_fail(sh, i, "PR_SET_NO_NEW_PRIVS");
 	if (install(SECCOMP_FILTER_FLAG_NEW_LISTENER) < 0)	/* kept open until exit */
@@ -194,6 +206,7 @@ struct row_spec {
 	int loopers;		/* new-listener: looping; refusal: 1 */
 	int depth;
 	bool same_tree;
+	bool busy;		/* the loopers only loop getppid() */
 };
 
 /* A row's repetition, run in a process of its own (a shared root filter stays there). */
@@ -217,7 +230,7 @@ static int run_row(const struct row_spec *spec, struct shared *sh, int samples, 
 		}
 		if (pids[i] == 0)
 			looper(sh, i, self, cpus > 1 ? 1 : 0, spec->depth,
-			       !strcmp(spec->kind, "refusal") ? samples : 0);
+			       !strcmp(spec->kind, "refusal") ? samples : 0, spec->busy);
 	}
 	deadline = now_ns() + (int64_t)READY_TIMEOUT_MS * 1000000;
 	for (int i = 0; !ret && i < started; i++) {
@@ -294,6 +307,7 @@ static int measure(const struct row_spec *spec, struct shared *sh, size_t sh_siz
 	return 0;
 }
 
+#define NROWS 6
 static int opt_loopers = 1, opt_depth = 3600;
 
 static bool own_option(int c, const char *arg)
@@ -327,27 +341,29 @@ int main(int argc, char **argv)
 		{ 0 }
 	};
 	struct kbench_flags f = { .samples = 200, .reps = 5, .out = GB_OUTPUT_DEFAULT };
-	struct row_spec rows_spec[5];
-	double p50[5][MAX_REPS], p99[5][MAX_REPS], max[5][MAX_REPS];
-	char names[5][80], why[160] = "";
-	int cpus = (int)sysconf(_SC_NPROCESSORS_ONLN), failed = -1, nrows = 5;
+	struct row_spec rows_spec[NROWS];
+	double p50[NROWS][MAX_REPS], p99[NROWS][MAX_REPS], max[NROWS][MAX_REPS];
+	char names[NROWS][80], why[160] = "";
+	int cpus = (int)sysconf(_SC_NPROCESSORS_ONLN), failed = -1, nrows = NROWS;
 	json_t *ctx, *rows;
 	struct shared *sh;
 	size_t sh_size;
 
 	knotif_prog = "listener-contention";
 	kbench_setup(&f, argc, argv, opts, usage_text, own_option);
-	rows_spec[0] = (struct row_spec){ "refusal", 1, 0, false };
-	rows_spec[1] = (struct row_spec){ "refusal", 1, opt_depth, false };
-	rows_spec[2] = (struct row_spec){ "new-listener", 0, 0, false };
-	rows_spec[3] = (struct row_spec){ "new-listener", opt_loopers, opt_depth, false };
-	rows_spec[4] = (struct row_spec){ "new-listener", opt_loopers, opt_depth, true };
+	rows_spec[0] = (struct row_spec){ "refusal", 1, 0, false, false };
+	rows_spec[1] = (struct row_spec){ "refusal", 1, opt_depth, false, false };
+	rows_spec[2] = (struct row_spec){ "new-listener", 0, 0, false, false };
+	rows_spec[3] = (struct row_spec){ "new-listener", opt_loopers, 0, false, true };
+	rows_spec[4] = (struct row_spec){ "new-listener", opt_loopers, opt_depth, false, false };
+	rows_spec[5] = (struct row_spec){ "new-listener", opt_loopers, opt_depth, true, false };
 	snprintf(names[0], sizeof(names[0]), "listener/refusal/depth:0");
 	snprintf(names[1], sizeof(names[1]), "listener/refusal/depth:%d", opt_depth);
 	snprintf(names[2], sizeof(names[2]), "listener/new-listener/loopers:0");
-	snprintf(names[3], sizeof(names[3]), "listener/new-listener/loopers:%d/tree:other",
+	snprintf(names[3], sizeof(names[3]), "listener/new-listener/busy:%d", opt_loopers);
+	snprintf(names[4], sizeof(names[4]), "listener/new-listener/loopers:%d/tree:other",
 		 opt_loopers);
-	snprintf(names[4], sizeof(names[4]), "listener/new-listener/loopers:%d/tree:same",
+	snprintf(names[5], sizeof(names[5]), "listener/new-listener/loopers:%d/tree:same",
 		 opt_loopers);
 
 	sh_size = sizeof(*sh) + (size_t)f.samples * sizeof(sh->ns[0]);
@@ -361,8 +377,8 @@ int main(int argc, char **argv)
 	gb_counter(ctx, "cpus", cpus);
 
 	/* the rows interleaved, a repetition each in turn: a drift of the machine hits all alike */
-	json_t *iters[5][MAX_REPS] = { { NULL } };
-	struct summary sums[5][MAX_REPS];
+	json_t *iters[NROWS][MAX_REPS] = { { NULL } };
+	struct summary sums[NROWS][MAX_REPS];
 
 	for (int r = 0; r < f.reps && failed < 0; r++) {
 		for (int i = 0; i < nrows && failed < 0; i++) {

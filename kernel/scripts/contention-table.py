@@ -7,7 +7,10 @@ holding meta.txt and the guest's listener-contention.json.
 For each run: the victim's NEW_LISTENER p50/p99/max (medians over the
 repetitions) with nobody looping, with loopers in another filter tree and
 with loopers in the victim's own tree, each as a ratio to nobody looping;
-and what one EBUSY refusal's walk costs per filter. Several runs (an
+and what one EBUSY refusal's walk costs per filter. Then, from the same
+guest's knotif-stress-wakeup.json, what SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
+does to a shared listener's throughput with one call per reply and with
+batches, targets free to run on either vCPU. Several runs (an
 earlier revision of the series with --run too) give one table: each run's
 figures are ratios within that run, since real time under TCG varies from
 boot to boot. Reports only: nothing here fails a build.
@@ -44,6 +47,37 @@ def load_run(d):
     return meta, doc, rows, errors
 
 
+def wakeup_lines(d):
+    """The SYNC_WAKE_UP table of run directory d, or a line saying why not."""
+    path = os.path.join(d, "knotif-stress-wakeup.json")
+    if not os.path.exists(path):
+        return ["No wake-up measurement: the guest ran without knotif-stress."], []
+    got = {}
+    for name, run in gbrows.runs(gbrows.load(path)).items():
+        if run["error"] or not run["iterations"]:
+            got[name] = {"error": run["error"] or "no repetition"}
+            continue
+        got[name] = {k: statistics.median(b[k] for b in run["iterations"])
+                     for k in ("items_per_second", "supervisor_cpu_time", "p50", "p99")}
+    lines = ["| run | notifications/s | supervisor ns / notification | target p50 ns | target p99 ns "
+             "| sync ÷ async (notifications/s) |", "|---|---:|---:|---:|---:|---:|"]
+    table = []
+    for name, r in got.items():
+        if "error" in r:
+            lines.append(f"| `{name}` | {r['error']} | | | | |")
+            table.append({"name": name, **r})
+            continue
+        ratio = ""
+        if "/sync/" in name:
+            a = got.get(name.replace("/sync/", "/async/"), {})
+            if a.get("items_per_second"):
+                ratio = f"{r['items_per_second'] / a['items_per_second']:.2f}"
+        lines.append(f"| `{name}` | {r['items_per_second']:,.0f} | {r['supervisor_cpu_time']:,.0f} "
+                     f"| {r['p50']:,.0f} | {r['p99']:,.0f} | {ratio} |")
+        table.append({"name": name, **r})
+    return lines, table
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--run", action="append", required=True, help="a vm-bench-smp directory")
@@ -65,8 +99,9 @@ def main():
            "CLOCK_MONOTONIC; the loopers, on vCPU 1, loop a NEW_LISTENER refused with `EBUSY` "
            "after a walk of the deepest chain a task can have. With C CPUs at most C - 1 such "
            "walks can be ahead of a victim. Figures are medians over the repetitions of each "
-           "repetition's p50, p99 and max; *×* is the ratio to the same run's victim with "
-           "nobody looping.",
+           "repetition's p50, p99 and max; *×* is the ratio to the same run's victim beside "
+           "tasks that loop getppid() on the other vCPU (`busy`): with that vCPU idle "
+           "(`loopers:0`) a victim is slower, not faster, under TCG.",
            ""]
     table = []
     for d, meta, doc, rows, errors in runs:
@@ -80,7 +115,9 @@ def main():
         out.append(f"- chain depth {ctx.get('depth', 0):.0f} filters, {ctx.get('loopers', 0):.0f} loopers, "
                    f"{ctx.get('cpus', 0):.0f} vCPUs")
         out.append("")
-        base = rows.get("listener/new-listener/loopers:0")
+        # the victim beside a busy other vCPU; an older run without that row: nobody looping
+        base = next((r for n, r in rows.items() if "/new-listener/busy:" in n),
+                    rows.get("listener/new-listener/loopers:0"))
         out.append("| row | p50 ns | p99 ns | max ns | p50 × | p99 × | max × |")
         out.append("|---|---:|---:|---:|---:|---:|---:|")
         for name, r in rows.items():
@@ -99,6 +136,17 @@ def main():
             out.append("")
             out.append(f"One refusal's walk: {walk[0]:,.1f} ns per filter, "
                        f"{walk[0] * ctx.get('depth', 0) / 1000:,.0f} µs for the whole chain (TCG).")
+        out.append("")
+        out.append("### SYNC_WAKE_UP across two vCPUs")
+        out.append("")
+        out.append("knotif-stress, 100 targets on one shared listener, targets free to run on either "
+                   "vCPU, 20,000 requests a run, medians over the repetitions; *sync* wakes every "
+                   "answered target on the replying supervisor's CPU (`complete_on_current_cpu()`), "
+                   "with a batch every target of it.")
+        out.append("")
+        lines, wtable = wakeup_lines(d)
+        out += lines
+        table += [{"run": meta.get("label", d), "section": "wakeup", **w} for w in wtable]
         out.append("")
     with open(a.out_md, "w") as f:
         f.write("\n".join(out))
