@@ -16,9 +16,11 @@
  *                                a victim's NEW_LISTENER, the other CPU idle
  *   listener/new-listener/busy:<N>
  *                                N tasks loop getppid() on the other CPU,
- *                                with no filter: the baseline of the rows
- *                                below (an idle vCPU, woken by IPIs, can
- *                                cost more than a busy one)
+ *                                with no filter
+ *   listener/new-listener/loopers:<N>/depth:0/tree:other
+ *                                N loopers refused after a walk of one
+ *                                filter: the same work as below but for
+ *                                the walk, the baseline of the rows below
  *   listener/new-listener/loopers:<N>/tree:other
  *                                N loopers, each in a filter tree of its
  *                                own; the victim in another
@@ -307,7 +309,7 @@ static int measure(const struct row_spec *spec, struct shared *sh, size_t sh_siz
 	return 0;
 }
 
-#define NROWS 6
+#define NROWS 7
 static int opt_loopers = 1, opt_depth = 3600;
 
 static bool own_option(int c, const char *arg)
@@ -355,16 +357,19 @@ int main(int argc, char **argv)
 	rows_spec[1] = (struct row_spec){ "refusal", 1, opt_depth, false, false };
 	rows_spec[2] = (struct row_spec){ "new-listener", 0, 0, false, false };
 	rows_spec[3] = (struct row_spec){ "new-listener", opt_loopers, 0, false, true };
-	rows_spec[4] = (struct row_spec){ "new-listener", opt_loopers, opt_depth, false, false };
-	rows_spec[5] = (struct row_spec){ "new-listener", opt_loopers, opt_depth, true, false };
+	rows_spec[4] = (struct row_spec){ "new-listener", opt_loopers, 0, false, false };
+	rows_spec[5] = (struct row_spec){ "new-listener", opt_loopers, opt_depth, false, false };
+	rows_spec[6] = (struct row_spec){ "new-listener", opt_loopers, opt_depth, true, false };
 	snprintf(names[0], sizeof(names[0]), "listener/refusal/depth:0");
 	snprintf(names[1], sizeof(names[1]), "listener/refusal/depth:%d", opt_depth);
 	snprintf(names[2], sizeof(names[2]), "listener/new-listener/loopers:0");
 	snprintf(names[3], sizeof(names[3]), "listener/new-listener/busy:%d", opt_loopers);
-	snprintf(names[4], sizeof(names[4]), "listener/new-listener/loopers:%d/tree:other",
+	snprintf(names[4], sizeof(names[4]), "listener/new-listener/loopers:%d/depth:0/tree:other",
 		 opt_loopers);
-	snprintf(names[5], sizeof(names[5]), "listener/new-listener/loopers:%d/tree:same",
-		 opt_loopers);
+	snprintf(names[5], sizeof(names[5]), "listener/new-listener/loopers:%d/depth:%d/tree:other",
+		 opt_loopers, opt_depth);
+	snprintf(names[6], sizeof(names[6]), "listener/new-listener/loopers:%d/depth:%d/tree:same",
+		 opt_loopers, opt_depth);
 
 	sh_size = sizeof(*sh) + (size_t)f.samples * sizeof(sh->ns[0]);
 	sh = mmap(NULL, sh_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);

@@ -37,7 +37,9 @@ doc = json.load(open(sys.argv[1]))
 rows = [b for b in doc["benchmarks"] if b["run_type"] == "iteration"]
 names = ["listener/refusal/depth:0", "listener/refusal/depth:50",
          "listener/new-listener/loopers:0", "listener/new-listener/busy:2",
-         "listener/new-listener/loopers:2/tree:other", "listener/new-listener/loopers:2/tree:same"]
+         "listener/new-listener/loopers:2/depth:0/tree:other",
+         "listener/new-listener/loopers:2/depth:50/tree:other",
+         "listener/new-listener/loopers:2/depth:50/tree:same"]
 assert sorted({b["name"] for b in rows}) == sorted(names), [b["name"] for b in rows]
 assert not any(b.get("error_occurred") for b in doc["benchmarks"]), doc["benchmarks"]
 for b in rows:
