@@ -37,9 +37,9 @@ static const struct {
 			    "(kernel/patches, CONFIG_SECCOMP_USER_NOTIF_RW)" },
 	/* not even tried elsewhere: 0x4212 is PTRACE_SET_SYSCALL_INFO on Linux 6.16+ */
 	[FEAT_PTRACE_LISTENER] = { "ptrace-listener", "PTRACE_SECCOMP_GET_LISTENER needs the knotif kernel "
-				   "series (kernel/patches 0004)" },
+				   "series (kernel/patches, the ptrace listener)" },
 	[FEAT_NOTIF_RW_BATCH] = { "notif-rw-batch", "batched read()/write() on listeners needs the knotif "
-				  "kernel series (kernel/patches 0008, CONFIG_SECCOMP_USER_NOTIF_RW)" },
+				  "kernel series (kernel/patches, CONFIG_SECCOMP_USER_NOTIF_RW)" },
 };
 
 const char *feature_name(enum feature f)

@@ -41,9 +41,10 @@ int notif_send_continue(int listener, struct notif_buf *b, uint64_t id);
 int notif_send_addfd(int listener, uint64_t id, int srcfd, unsigned int newfd_flags);
 
 /*
- * The knotif kernel series' v3 protocol (kernel/patches 0004,
- * CONFIG_SECCOMP_USER_NOTIF_RW): read() a notification into the zeroed
- * b->req, write() the reply. A mainline kernel refuses both with -EINVAL.
+ * The knotif kernel series' v3 protocol (kernel/patches, "add the v3
+ * read()/write() protocol", CONFIG_SECCOMP_USER_NOTIF_RW): read() a
+ * notification into the zeroed b->req, write() the reply. A mainline
+ * kernel refuses both with -EINVAL.
  */
 int notif_recv_rw(int listener, struct notif_buf *b);
 int notif_send_rw(int listener, uint64_t id, int64_t val);
@@ -55,9 +56,10 @@ int notif_id_valid(int listener, uint64_t id);
 int notif_set_sync_wakeup(int listener);
 
 /*
- * The knotif kernel series' way to a listener (kernel/patches 0003): attach
- * to pid (a child, or one ptrace may attach to), wait for its stop, take the
- * listener of its filter number nth (0: the first installed) with
+ * The knotif kernel series' way to a listener (kernel/patches, "add a way
+ * to get a listener fd from ptrace"): attach to pid (a child, or one
+ * ptrace may attach to), wait for its stop, take the listener of its
+ * filter number nth (0: the first installed) with
  * PTRACE_SECCOMP_GET_LISTENER, detach. Setup, not one system call like the
  * rest. The listener, or -errno: -EIO from a kernel without the request.
  */
