@@ -21,6 +21,14 @@
  *                                N loopers refused after a walk of one
  *                                filter: the same work as below but for
  *                                the walk, the baseline of the rows below
+ *   listener/victim-refusal/loopers:<N>/depth:<d>/tree:<t>
+ *                                the victim is a task of its own on CPU 0
+ *                                with a listener, timing NEW_LISTENERs
+ *                                refused after a walk of one filter: each
+ *                                takes the lock the loopers hold through
+ *                                their walks when they share it, so its
+ *                                latency shows the wait for the lock alone
+ *                                (d = 0 and tree:same is the baseline)
  *   listener/new-listener/loopers:<N>/tree:other
  *                                N loopers, each in a filter tree of its
  *                                own; the victim in another
@@ -63,7 +71,7 @@
 #include "stats.h"
 
 #define MAX_REPS KBENCH_MAX_REPS
-#define MAX_LOOPERS 64
+#define MAX_LOOPERS 64	/* the last slot is a victim's (victim-refusal rows) */
 /*
  * A chain may hold 32768 BPF instructions (MAX_INSNS_PER_PATH), each
  * filter counting its length after conversion to eBPF + 4: 3,641 filters
@@ -248,6 +256,20 @@ static int run_row(const struct row_spec *spec, struct shared *sh, int samples, 
 			ret = -1;
 		}
 	}
+	if (!ret && !strcmp(spec->kind, "victim-refusal")) {
+		/* the last slot is the victim's: a timed looper of depth 0 on CPU 0 */
+		pid_t v = fork();
+
+		if (v == 0)
+			looper(sh, MAX_LOOPERS - 1, self, 0, 0, samples, false);
+		if (v < 0 || reap(v, READY_TIMEOUT_MS) != 0) {
+			snprintf(why, why_len, "the victim: %s: %s",
+				 v < 0 ? "fork" : sh->what[MAX_LOOPERS - 1],
+				 v < 0 || sh->err[MAX_LOOPERS - 1] ? strerror(v < 0 ? errno :
+				 sh->err[MAX_LOOPERS - 1]) : "it failed");
+			ret = -1;
+		}
+	}
 	for (int k = 0; !ret && !strcmp(spec->kind, "new-listener") && k < samples; k++) {
 		int v = victim(sh, k);
 
@@ -309,14 +331,14 @@ static int measure(const struct row_spec *spec, struct shared *sh, size_t sh_siz
 	return 0;
 }
 
-#define NROWS 7
+#define NROWS 10
 static int opt_loopers = 1, opt_depth = 3600;
 
 static bool own_option(int c, const char *arg)
 {
 	switch (c) {
 	case 'l':
-		opt_loopers = (int)cli_int("--loopers", arg, 1, MAX_LOOPERS);
+		opt_loopers = (int)cli_int("--loopers", arg, 1, MAX_LOOPERS - 1);
 		return true;
 	case 'd':
 		opt_depth = (int)cli_int("--depth", arg, 1, MAX_DEPTH);
@@ -360,6 +382,9 @@ int main(int argc, char **argv)
 	rows_spec[4] = (struct row_spec){ "new-listener", opt_loopers, 0, false, false };
 	rows_spec[5] = (struct row_spec){ "new-listener", opt_loopers, opt_depth, false, false };
 	rows_spec[6] = (struct row_spec){ "new-listener", opt_loopers, opt_depth, true, false };
+	rows_spec[7] = (struct row_spec){ "victim-refusal", opt_loopers, 0, true, false };
+	rows_spec[8] = (struct row_spec){ "victim-refusal", opt_loopers, opt_depth, false, false };
+	rows_spec[9] = (struct row_spec){ "victim-refusal", opt_loopers, opt_depth, true, false };
 	snprintf(names[0], sizeof(names[0]), "listener/refusal/depth:0");
 	snprintf(names[1], sizeof(names[1]), "listener/refusal/depth:%d", opt_depth);
 	snprintf(names[2], sizeof(names[2]), "listener/new-listener/loopers:0");
@@ -369,6 +394,12 @@ int main(int argc, char **argv)
 	snprintf(names[5], sizeof(names[5]), "listener/new-listener/loopers:%d/depth:%d/tree:other",
 		 opt_loopers, opt_depth);
 	snprintf(names[6], sizeof(names[6]), "listener/new-listener/loopers:%d/depth:%d/tree:same",
+		 opt_loopers, opt_depth);
+	snprintf(names[7], sizeof(names[7]), "listener/victim-refusal/loopers:%d/depth:0/tree:same",
+		 opt_loopers);
+	snprintf(names[8], sizeof(names[8]), "listener/victim-refusal/loopers:%d/depth:%d/tree:other",
+		 opt_loopers, opt_depth);
+	snprintf(names[9], sizeof(names[9]), "listener/victim-refusal/loopers:%d/depth:%d/tree:same",
 		 opt_loopers, opt_depth);
 
 	sh_size = sizeof(*sh) + (size_t)f.samples * sizeof(sh->ns[0]);

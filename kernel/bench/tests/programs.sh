@@ -39,7 +39,10 @@ names = ["listener/refusal/depth:0", "listener/refusal/depth:50",
          "listener/new-listener/loopers:0", "listener/new-listener/busy:2",
          "listener/new-listener/loopers:2/depth:0/tree:other",
          "listener/new-listener/loopers:2/depth:50/tree:other",
-         "listener/new-listener/loopers:2/depth:50/tree:same"]
+         "listener/new-listener/loopers:2/depth:50/tree:same",
+         "listener/victim-refusal/loopers:2/depth:0/tree:same",
+         "listener/victim-refusal/loopers:2/depth:50/tree:other",
+         "listener/victim-refusal/loopers:2/depth:50/tree:same"]
 assert sorted({b["name"] for b in rows}) == sorted(names), [b["name"] for b in rows]
 assert not any(b.get("error_occurred") for b in doc["benchmarks"]), doc["benchmarks"]
 for b in rows:
@@ -66,6 +69,7 @@ refused "$wake" --benchmark_out="$tmp/no/such/dir/x.json"
 refused "$wake" --samples=10x
 refused "$wake" extra
 refused "$contention" --loopers=0
+refused "$contention" --loopers=64
 refused "$contention" --depth=0
 refused "$contention" --depth=3640
 refused "$contention" --benchmark_out="$tmp/no/such/dir/x.json"
