@@ -212,12 +212,28 @@ static int victim(struct shared *sh, int k)
 }
 
 struct row_spec {
-	const char *kind;	/* "refusal", "new-listener" */
+	const char *kind;	/* "refusal", "new-listener", "victim-refusal" */
 	int loopers;		/* new-listener: looping; refusal: 1 */
 	int depth;
 	bool same_tree;
 	bool busy;		/* the loopers only loop getppid() */
 };
+
+/* The row's name, which says what its spec holds. */
+static void row_name(const struct row_spec *spec, char *name, size_t len)
+{
+	int n = snprintf(name, len, "listener/%s", spec->kind);
+
+	if (!strcmp(spec->kind, "refusal"))
+		snprintf(name + n, len - n, "/depth:%d", spec->depth);
+	else if (spec->busy)
+		snprintf(name + n, len - n, "/busy:%d", spec->loopers);
+	else if (!spec->loopers)
+		snprintf(name + n, len - n, "/loopers:0");
+	else
+		snprintf(name + n, len - n, "/loopers:%d/depth:%d/tree:%s", spec->loopers,
+			 spec->depth, spec->same_tree ? "same" : "other");
+}
 
 /* A row's repetition, run in a process of its own (a shared root filter stays there). */
 static int run_row(const struct row_spec *spec, struct shared *sh, int samples, int cpus,
@@ -366,41 +382,39 @@ int main(int argc, char **argv)
 	};
 	struct kbench_flags f = { .samples = 200, .reps = 5, .out = GB_OUTPUT_DEFAULT };
 	struct row_spec rows_spec[NROWS];
-	double p50[NROWS][MAX_REPS], p99[NROWS][MAX_REPS], max[NROWS][MAX_REPS];
+	double p50[NROWS][MAX_REPS];
 	char names[NROWS][80], why[160] = "";
-	int cpus = (int)sysconf(_SC_NPROCESSORS_ONLN), failed = -1, nrows = NROWS;
+	int cpus = (int)sysconf(_SC_NPROCESSORS_ONLN), failed = -1;
 	json_t *ctx, *rows;
 	struct shared *sh;
 	size_t sh_size;
 
 	knotif_prog = "listener-contention";
 	kbench_setup(&f, argc, argv, opts, usage_text, own_option);
-	rows_spec[0] = (struct row_spec){ "refusal", 1, 0, false, false };
-	rows_spec[1] = (struct row_spec){ "refusal", 1, opt_depth, false, false };
-	rows_spec[2] = (struct row_spec){ "new-listener", 0, 0, false, false };
-	rows_spec[3] = (struct row_spec){ "new-listener", opt_loopers, 0, false, true };
-	rows_spec[4] = (struct row_spec){ "new-listener", opt_loopers, 0, false, false };
-	rows_spec[5] = (struct row_spec){ "new-listener", opt_loopers, opt_depth, false, false };
-	rows_spec[6] = (struct row_spec){ "new-listener", opt_loopers, opt_depth, true, false };
-	rows_spec[7] = (struct row_spec){ "victim-refusal", opt_loopers, 0, true, false };
-	rows_spec[8] = (struct row_spec){ "victim-refusal", opt_loopers, opt_depth, false, false };
-	rows_spec[9] = (struct row_spec){ "victim-refusal", opt_loopers, opt_depth, true, false };
-	snprintf(names[0], sizeof(names[0]), "listener/refusal/depth:0");
-	snprintf(names[1], sizeof(names[1]), "listener/refusal/depth:%d", opt_depth);
-	snprintf(names[2], sizeof(names[2]), "listener/new-listener/loopers:0");
-	snprintf(names[3], sizeof(names[3]), "listener/new-listener/busy:%d", opt_loopers);
-	snprintf(names[4], sizeof(names[4]), "listener/new-listener/loopers:%d/depth:0/tree:other",
-		 opt_loopers);
-	snprintf(names[5], sizeof(names[5]), "listener/new-listener/loopers:%d/depth:%d/tree:other",
-		 opt_loopers, opt_depth);
-	snprintf(names[6], sizeof(names[6]), "listener/new-listener/loopers:%d/depth:%d/tree:same",
-		 opt_loopers, opt_depth);
-	snprintf(names[7], sizeof(names[7]), "listener/victim-refusal/loopers:%d/depth:0/tree:same",
-		 opt_loopers);
-	snprintf(names[8], sizeof(names[8]), "listener/victim-refusal/loopers:%d/depth:%d/tree:other",
-		 opt_loopers, opt_depth);
-	snprintf(names[9], sizeof(names[9]), "listener/victim-refusal/loopers:%d/depth:%d/tree:same",
-		 opt_loopers, opt_depth);
+	{
+		/* the order of the table; -1 stands for --depth, -2 for --loopers */
+		static const struct row_spec table[NROWS] = {
+			{ "refusal", 1, 0, false, false },
+			{ "refusal", 1, -1, false, false },
+			{ "new-listener", 0, 0, false, false },
+			{ "new-listener", -2, 0, false, true },
+			{ "new-listener", -2, 0, false, false },
+			{ "new-listener", -2, -1, false, false },
+			{ "new-listener", -2, -1, true, false },
+			{ "victim-refusal", -2, 0, true, false },
+			{ "victim-refusal", -2, -1, false, false },
+			{ "victim-refusal", -2, -1, true, false },
+		};
+
+		for (int i = 0; i < NROWS; i++) {
+			rows_spec[i] = table[i];
+			if (rows_spec[i].depth == -1)
+				rows_spec[i].depth = opt_depth;
+			if (rows_spec[i].loopers == -2)
+				rows_spec[i].loopers = opt_loopers;
+			row_name(&rows_spec[i], names[i], sizeof(names[i]));
+		}
+	}
 
 	sh_size = sizeof(*sh) + (size_t)f.samples * sizeof(sh->ns[0]);
 	sh = mmap(NULL, sh_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -417,7 +431,7 @@ int main(int argc, char **argv)
 	struct summary sums[NROWS][MAX_REPS];
 
 	for (int r = 0; r < f.reps && failed < 0; r++) {
-		for (int i = 0; i < nrows && failed < 0; i++) {
+		for (int i = 0; i < NROWS && failed < 0; i++) {
 			long refusals = 0;
 
 			if (measure(&rows_spec[i], sh, sh_size, f.samples, cpus, &sums[i][r],
@@ -426,8 +440,6 @@ int main(int argc, char **argv)
 				break;
 			}
 			p50[i][r] = sums[i][r].p50;
-			p99[i][r] = sums[i][r].p99;
-			max[i][r] = (double)sums[i][r].max;
 			iters[i][r] = gb_iteration(names[i], i, r, f.reps, f.samples, sums[i][r].p50,
 						   sums[i][r].p50);
 			gb_latency_counters(iters[i][r], &sums[i][r]);
@@ -438,14 +450,18 @@ int main(int argc, char **argv)
 		fprintf(stderr, "listener-contention: %s: %s\n", names[failed], why);
 		/* no partial table: the rows measured so far go with the failed one */
 		json_array_append_new(rows, gb_error(names[failed], failed, why));
-		for (int i = 0; i < nrows; i++)
+		for (int i = 0; i < NROWS; i++)
 			for (int r = 0; r < f.reps; r++)
 				json_decref(iters[i][r]);
 	} else {
 		double walk0 = median_of(p50[0], f.reps), walkd = median_of(p50[1], f.reps);
 
-		for (int i = 0; i < nrows; i++) {
+		for (int i = 0; i < NROWS; i++) {
+			double p99[MAX_REPS], max[MAX_REPS];
+
 			for (int r = 0; r < f.reps; r++) {
+				p99[r] = sums[i][r].p99;
+				max[r] = (double)sums[i][r].max;
 				if (i == 1)
 					gb_counter(iters[i][r], "ns_per_filter",
 						   (p50[1][r] - p50[0][r]) / opt_depth);
@@ -455,8 +471,8 @@ int main(int argc, char **argv)
 								 f.samples, median_of(p50[i], f.reps),
 								 median_of(p50[i], f.reps)));
 			printf("%-44s p50 %9.0f  p99 %9.0f  max %9.0f ns\n", names[i],
-			       median_of(p50[i], f.reps), median_of(p99[i], f.reps),
-			       median_of(max[i], f.reps));
+			       median_of(p50[i], f.reps), median_of(p99, f.reps),
+			       median_of(max, f.reps));
 		}
 		printf("walk: %.1f ns per filter (%d filters: %.0f ns)\n",
 		       (walkd - walk0) / opt_depth, opt_depth, walkd - walk0);
