@@ -81,7 +81,6 @@ def wakeup_lines(d):
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--run", action="append", required=True, help="a vm-bench-smp directory")
-    ap.add_argument("--series", required=True)
     ap.add_argument("--out-md", required=True)
     ap.add_argument("--out-json", required=True)
     a = ap.parse_args()

@@ -47,12 +47,12 @@ if [ "$mode" = bench ]; then
 	# one vCPU: supervisor and target on the same CPU; guest time counts
 	# instructions, so round trips repeat exactly between runs.
 	qargs+=(-smp 1 -icount shift=0,sleep=off)
-	append+=" knotif.samples=${BENCH_SAMPLES:-2000} knotif.reps=${BENCH_REPS:-5}"
 else
 	qargs+=(-smp "${VM_CPUS:-2}")
-	[ "$mode" = contention ] &&
-		append+=" knotif.samples=${BENCH_SAMPLES:-2000} knotif.reps=${BENCH_REPS:-5}"
 fi
+# the benchmark modes' sample counts (test mode has none)
+[ "$mode" = test ] ||
+	append+=" knotif.samples=${BENCH_SAMPLES:-2000} knotif.reps=${BENCH_REPS:-5}"
 [ -n "${VM_APPEND:-}" ] && append+=" $VM_APPEND"
 qargs+=(-append "$append")
 
