@@ -241,19 +241,14 @@ static struct result *plan(const struct options *o, int *count)
 	return res;
 }
 
-/* 0 when every feature the method needs is there; else the reason. Probed once each. */
+/* 0 when every feature the method needs is there; else the reason. */
 static int features_ok(const struct method *m, char *why, size_t len)
 {
-	static int probed[FEAT_COUNT];	/* 0 unknown, 1 ok, -1 missing */
-	static char reason[FEAT_COUNT][BENCH_ERROR_LEN];
+	char reason[BENCH_ERROR_LEN - sizeof("unsupported: ")];
 
 	for (int i = 0; i < 3 && m->needs[i] != FEAT_COUNT; i++) {
-		enum feature f = m->needs[i];
-
-		if (!probed[f])
-			probed[f] = feature_probe(f, reason[f], sizeof(reason[f])) ? -1 : 1;
-		if (probed[f] < 0) {
-			snprintf(why, len, "unsupported: %s", reason[f]);
+		if (feature_probe(m->needs[i], reason, sizeof(reason))) {
+			snprintf(why, len, "unsupported: %s", reason);
 			return -1;
 		}
 	}

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * uapi constants newer than the build host's headers (Debian 12 ships 6.1).
- * Every one of them is also probed at run time (features.c): defining a
+ * Every one of them is also probed at run time (kernel_features.c): defining a
  * constant here says nothing about whether the running kernel knows it.
  */
 #ifndef KNOTIF_COMPAT_H

@@ -18,34 +18,27 @@
 #include "notif.h"
 #include "pdeath.h"
 
-static const struct {
-	const char *name;
-	const char *needs;	/* what a kernel without it lacks */
-} features[FEAT_COUNT] = {
-	[FEAT_SECCOMP_FILTER] = { "seccomp-filter", "seccomp filters need CONFIG_SECCOMP_FILTER" },
-	[FEAT_RET_ERRNO] = { "ret-errno", "SECCOMP_RET_ERRNO is not available" },
-	[FEAT_RET_TRAP] = { "ret-trap", "SECCOMP_RET_TRAP is not available" },
-	[FEAT_RET_TRACE] = { "ret-trace", "SECCOMP_RET_TRACE is not available" },
-	[FEAT_USER_NOTIF] = { "user-notif", "SECCOMP_RET_USER_NOTIF needs Linux 5.0" },
-	[FEAT_NOTIF_CONTINUE] = { "notif-continue", "SECCOMP_USER_NOTIF_FLAG_CONTINUE needs Linux 5.5" },
-	[FEAT_ADDFD_SEND] = { "addfd-send", "SECCOMP_ADDFD_FLAG_SEND needs Linux 5.14" },
-	[FEAT_WAIT_KILLABLE] = { "wait-killable", "SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV needs Linux 5.19" },
-	[FEAT_SYNC_WAKE_UP] = { "sync-wake-up", "SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP needs Linux 6.6" },
-	[FEAT_SUD] = { "syscall-user-dispatch", "Syscall User Dispatch needs Linux 5.11 (CONFIG_GENERIC_ENTRY)" },
-	[FEAT_PTRACE] = { "ptrace", "ptrace is disabled (kernel.yama.ptrace_scope=3)" },
-	[FEAT_NOTIF_RW] = { "notif-rw", "listener read()/write() needs the knotif kernel series "
-			    "(kernel/patches, CONFIG_SECCOMP_USER_NOTIF_RW)" },
+/* what a kernel without the feature lacks */
+static const char *const needs[FEAT_COUNT] = {
+	[FEAT_SECCOMP_FILTER] = "seccomp filters need CONFIG_SECCOMP_FILTER",
+	[FEAT_RET_ERRNO] = "SECCOMP_RET_ERRNO is not available",
+	[FEAT_RET_TRAP] = "SECCOMP_RET_TRAP is not available",
+	[FEAT_RET_TRACE] = "SECCOMP_RET_TRACE is not available",
+	[FEAT_USER_NOTIF] = "SECCOMP_RET_USER_NOTIF needs Linux 5.0",
+	[FEAT_NOTIF_CONTINUE] = "SECCOMP_USER_NOTIF_FLAG_CONTINUE needs Linux 5.5",
+	[FEAT_ADDFD_SEND] = "SECCOMP_ADDFD_FLAG_SEND needs Linux 5.14",
+	[FEAT_WAIT_KILLABLE] = "SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV needs Linux 5.19",
+	[FEAT_SYNC_WAKE_UP] = "SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP needs Linux 6.6",
+	[FEAT_SUD] = "Syscall User Dispatch needs Linux 5.11 (CONFIG_GENERIC_ENTRY)",
+	[FEAT_PTRACE] = "ptrace is disabled (kernel.yama.ptrace_scope=3)",
+	[FEAT_NOTIF_RW] = "listener read()/write() needs the knotif kernel series "
+			  "(kernel/patches, CONFIG_SECCOMP_USER_NOTIF_RW)",
 	/* not even tried elsewhere: 0x4212 is PTRACE_SET_SYSCALL_INFO on Linux 6.16+ */
-	[FEAT_PTRACE_LISTENER] = { "ptrace-listener", "PTRACE_SECCOMP_GET_LISTENER needs the knotif kernel "
-				   "series (kernel/patches, the ptrace listener)" },
-	[FEAT_NOTIF_RW_BATCH] = { "notif-rw-batch", "batched read()/write() on listeners needs the knotif "
-				  "kernel series (kernel/patches, CONFIG_SECCOMP_USER_NOTIF_RW)" },
+	[FEAT_PTRACE_LISTENER] = "PTRACE_SECCOMP_GET_LISTENER needs the knotif kernel "
+				 "series (kernel/patches, the ptrace listener)",
+	[FEAT_NOTIF_RW_BATCH] = "batched read()/write() on listeners needs the knotif "
+				"kernel series (kernel/patches, CONFIG_SECCOMP_USER_NOTIF_RW)",
 };
-
-const char *feature_name(enum feature f)
-{
-	return f < FEAT_COUNT ? features[f].name : "?";
-}
 
 static int action_avail(uint32_t action)
 {
@@ -246,20 +239,35 @@ static int probe(enum feature f)
 	}
 }
 
+/*
+ * Each feature is probed once per process (a probe forks and installs a
+ * filter): the answer cannot change while knotif runs, and a tool asks once
+ * per method or run. Forked children inherit the answers.
+ */
 int feature_probe(enum feature f, char *why, size_t why_len)
 {
-	int ret;
+	static int probed[FEAT_COUNT];		/* 0 not yet, 1 present, else -errno */
+	static char reason[FEAT_COUNT][256];
 
 	if (f >= FEAT_COUNT) {
 		snprintf(why, why_len, "unknown feature %d", (int)f);
 		return -EINVAL;
 	}
-	ret = probe(f);
-	if (ret == -EBUSY)	/* seccomp_bpf.c: a second listener in one filter chain is EBUSY */
-		snprintf(why, why_len, "a seccomp listener already exists in this task's filter chain: "
-			 "running under another notification supervisor (knotif-run, a container's "
-			 "seccomp agent)? (probe: %s)", strerror(-ret));
-	else if (ret)
-		snprintf(why, why_len, "%s (probe: %s)", features[f].needs, strerror(-ret));
-	return ret;
+	if (!probed[f]) {
+		int ret = probe(f);
+
+		probed[f] = ret ? ret : 1;
+		if (ret == -EBUSY)	/* seccomp_bpf.c: a second listener in one filter chain is EBUSY */
+			snprintf(reason[f], sizeof(reason[f]),
+				 "a seccomp listener already exists in this task's filter chain: "
+				 "running under another notification supervisor (knotif-run, a "
+				 "container's seccomp agent)? (probe: %s)", strerror(-ret));
+		else if (ret)
+			snprintf(reason[f], sizeof(reason[f]), "%s (probe: %s)", needs[f],
+				 strerror(-ret));
+	}
+	if (probed[f] == 1)
+		return 0;
+	snprintf(why, why_len, "%s", reason[f]);
+	return probed[f];
 }

@@ -23,13 +23,12 @@ enum feature {
 	FEAT_COUNT
 };
 
-const char *feature_name(enum feature f);
-
 /*
  * 0 when the running kernel has feature f; otherwise -errno, with a reason a
  * person can act on written to why (meant to follow "unsupported: ").
  * Probes that need a filter run in a short-lived child so the caller stays
- * unfiltered.
+ * unfiltered. Each feature is probed once per process; later calls repeat
+ * the first answer.
  */
 int feature_probe(enum feature f, char *why, size_t why_len);
 

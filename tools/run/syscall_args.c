@@ -84,10 +84,3 @@ const struct syscall_args *syscall_args_by_name(const char *name)
 	return NULL;
 }
 
-const struct syscall_args *syscall_args_by_nr(int nr)
-{
-	for (int i = 0; i < syscall_args_count(); i++)
-		if (table[i].nr == nr)
-			return &table[i];
-	return NULL;
-}

@@ -36,8 +36,6 @@ struct syscall_args {
 
 /* NULL for a name outside the table */
 const struct syscall_args *syscall_args_by_name(const char *name);
-/* NULL for a number outside the table */
-const struct syscall_args *syscall_args_by_nr(int nr);
 /* entry i of the table, NULL past its end (for listing and counting) */
 const struct syscall_args *syscall_args_at(int i);
 int syscall_args_count(void);

@@ -105,7 +105,6 @@ struct stress_shared {
 	int64_t death_after;
 	int64_t sup_cpu_ns;
 	int64_t signals_sent, kills_sent;
-	/* --pending: measured by the orchestrator-supervisor */
 	char error[STRESS_ERROR_LEN];
 };
 
