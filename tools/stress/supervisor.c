@@ -9,7 +9,6 @@
 #include "supervisor.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +20,7 @@
 
 #include "clock.h"
 #include "fdpass.h"
+#include "target_mem.h"
 
 struct supervisor {
 	const struct config *c;
@@ -104,46 +104,35 @@ static int reply(struct sup_thread *t, int fd, struct target_slot *target, int64
 	return account_send(t, target, notif_send_emulate(fd, &t->buf, id, val, 0));
 }
 
-/* The notification went away while we looked at the target: count it and answer nothing. */
-static int toctou_gone(struct sup_thread *t, struct target_slot *target, int memfd)
-{
-	add(&target->toctou_invalid);
-	if (memfd >= 0) {
-		close(memfd);
-		t->slot->syscalls++;
-	}
-	return SERVED;
-}
 
 /*
  * Read the path argument out of the target, the way a correct supervisor
- * must: open its memory, check the id (the pid still names our target), read,
- * check the id again (what we read came from the waiting call), then act.
+ * must (lib/target_mem.h): open its memory, check the id (the pid still names
+ * our target), read, check the id again (what we read came from the waiting
+ * call), then act. A notification gone meanwhile is counted and not answered.
  */
 static int answer_toctou(struct sup_thread *t, int fd, struct target_slot *target, int idx, int64_t seq)
 {
 	const struct seccomp_notif *req = t->buf.req;
-	char file[64], path[STRESS_PATH_LEN + 1], want[STRESS_PATH_LEN];
+	char path[STRESS_PATH_LEN + 1], want[STRESS_PATH_LEN];
 	struct stress_mem *m = t->sup->m;
-	int memfd;
+	struct target_mem mem;
 	ssize_t n;
 
-	snprintf(file, sizeof(file), "/proc/%u/mem", req->pid);
-	memfd = open(file, O_RDONLY | O_CLOEXEC);
-	t->slot->syscalls += 2;	/* open + ID_VALID */
-	if (notif_id_valid(fd, req->id))
-		return toctou_gone(t, target, memfd);
-	if (memfd < 0)
-		return stress_fail(m, "open %s for a live notification: %s", file, strerror(errno));
-	n = pread(memfd, path, STRESS_PATH_LEN, (off_t)req->data.args[1]);
-	t->slot->syscalls += 2;	/* pread + ID_VALID */
-	if (notif_id_valid(fd, req->id))
-		return toctou_gone(t, target, memfd);
+	n = target_mem_open(&mem, fd, req->id, (pid_t)req->pid);
+	if (n == 0) {
+		n = target_mem_read(&mem, req->data.args[1], path, STRESS_PATH_LEN);
+		target_mem_close(&mem);
+	}
+	t->slot->syscalls += mem.syscalls;
+	if (n == -ENOENT) {
+		add(&target->toctou_invalid);
+		return SERVED;
+	}
 	if (n <= 0)
 		return stress_fail(m, "reading target %d's path at %#llx: %s", idx,
-				   (unsigned long long)req->data.args[1], n < 0 ? strerror(errno) : "end of file");
-	close(memfd);
-	t->slot->syscalls++;
+				   (unsigned long long)req->data.args[1],
+				   n < 0 ? strerror((int)-n) : "nothing there");
 	path[n] = 0;	/* the string ends at its NUL or at STRESS_PATH_LEN */
 	stress_path(want, sizeof(want), idx, seq);
 	if (strcmp(path, want))

@@ -1,24 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef KNOTIF_RUN_TARGET_MEM_H
-#define KNOTIF_RUN_TARGET_MEM_H
+#ifndef KNOTIF_TARGET_MEM_H
+#define KNOTIF_TARGET_MEM_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
 /*
- * Reading a notifying target's memory safely. The pid in a notification may
- * have been reused by the time /proc/PID/mem is open, and the target may be
- * gone (killed, or interrupted by a signal) at any point: every step is
- * followed by SECCOMP_IOCTL_NOTIF_ID_VALID, so what we read is known to
- * belong to the process that is still waiting on this notification.
- * Every function returns -ENOENT once the notification is no longer valid.
+ * Reading a notifying target's memory safely: the only way knotif does. The
+ * pid in a notification may have been reused by the time /proc/PID/mem is
+ * open, and the target may be gone (killed, or interrupted by a signal) at
+ * any point: every step is followed by SECCOMP_IOCTL_NOTIF_ID_VALID, so what
+ * we read is known to belong to the process that is still waiting on this
+ * notification. Every function returns -ENOENT once the notification is no
+ * longer valid.
  */
 struct target_mem {
 	int fd;			/* /proc/PID/mem, or -1 */
 	pid_t pid;
 	int listener;
 	uint64_t id;		/* the notification being served */
+	int64_t syscalls;	/* system calls made so far (knotif-stress counts them) */
 };
 
 int target_mem_open(struct target_mem *m, int listener, uint64_t id, pid_t pid);

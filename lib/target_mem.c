@@ -10,8 +10,9 @@
 
 #include "notif.h"
 
-static int still_valid(const struct target_mem *m)
+static int still_valid(struct target_mem *m)
 {
+	m->syscalls++;
 	return notif_id_valid(m->listener, m->id) ? -ENOENT : 0;
 }
 
@@ -22,6 +23,7 @@ int target_mem_open(struct target_mem *m, int listener, uint64_t id, pid_t pid)
 	m->listener = listener;
 	m->id = id;
 	m->pid = pid;
+	m->syscalls = 1;
 	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
 	m->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (m->fd < 0) {
@@ -40,8 +42,10 @@ int target_mem_open(struct target_mem *m, int listener, uint64_t id, pid_t pid)
 
 void target_mem_close(struct target_mem *m)
 {
-	if (m->fd >= 0)
+	if (m->fd >= 0) {
 		close(m->fd);
+		m->syscalls++;
+	}
 	m->fd = -1;
 }
 
@@ -51,9 +55,11 @@ ssize_t target_mem_read(struct target_mem *m, uint64_t addr, void *buf, size_t l
 	ssize_t n = process_vm_readv(m->pid, &local, 1, &remote, 1, 0);
 	int err = errno;
 
+	m->syscalls++;
 	if (n < 0 && err == ENOSYS) {	/* a kernel without CONFIG_CROSS_MEMORY_ATTACH */
 		n = pread(m->fd, buf, len, (off_t)addr);
 		err = errno;
+		m->syscalls++;
 	}
 
 	if (still_valid(m))
