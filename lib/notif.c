@@ -2,6 +2,7 @@
 #include "notif.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -74,6 +75,22 @@ int notif_send_addfd(int listener, uint64_t id, int srcfd, unsigned int newfd_fl
 	int fd = ioctl(listener, SECCOMP_IOCTL_NOTIF_ADDFD, &addfd);
 
 	return fd < 0 ? -errno : fd;
+}
+
+int notif_reply(int listener, struct notif_buf *b, uint64_t id, enum reply_kind how, int64_t val,
+		int srcfd)
+{
+	int fd;
+
+	switch (how) {
+	case REPLY_CONTINUE:
+		return notif_send_continue(listener, b, id);
+	case REPLY_ADDFD:
+		fd = notif_send_addfd(listener, id, srcfd, O_CLOEXEC);
+		return fd < 0 ? fd : 0;
+	default:
+		return notif_send_emulate(listener, b, id, val, 0);
+	}
 }
 
 int notif_recv_rw(int listener, struct notif_buf *b)

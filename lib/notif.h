@@ -27,6 +27,21 @@ void notif_buf_free(struct notif_buf *b);
 /* Zeroes b->req (RECV rejects a dirty buffer since 5.5) and receives into it. */
 int notif_recv(int listener, struct notif_buf *b);
 
+/* How a supervisor answers a trapped call: knotif-bench's methods, knotif-stress's --reply. */
+enum reply_kind {
+	REPLY_EMULATE,		/* skip the call; it returns the supervisor's value */
+	REPLY_CONTINUE,		/* let the kernel run the call (5.5) */
+	REPLY_ADDFD,		/* the call returns a descriptor the supervisor installs (5.14) */
+};
+
+/*
+ * Reply to id as @how says: EMULATE returns val, CONTINUE runs the call,
+ * ADDFD installs srcfd (close-on-exec) in the target as the call's result.
+ * One system call; 0 or -errno.
+ */
+int notif_reply(int listener, struct notif_buf *b, uint64_t id, enum reply_kind how, int64_t val,
+		int srcfd);
+
 /* Reply to id: the call returns val (error 0) or fails with -error (error > 0). */
 int notif_send_emulate(int listener, struct notif_buf *b, uint64_t id, int64_t val, int error);
 /* Reply to id: let the kernel run the call (SECCOMP_USER_NOTIF_FLAG_CONTINUE, 5.5). */

@@ -6,12 +6,11 @@
 #include "bench.h"
 #include "harness.h"
 
-/* How an interceptor answers the trapped call (variants of several families). */
-enum reply {
-	REPLY_EMULATE,		/* skip the syscall, return BENCH_MAGIC */
-	REPLY_CONTINUE,		/* let the kernel run the syscall */
-	REPLY_ADDFD,		/* return a descriptor installed in the target */
-};
+/*
+ * How an interceptor answers the trapped call (variants of several
+ * families): notif.h's enum reply_kind; EMULATE returns BENCH_MAGIC.
+ */
+#include "notif.h"
 
 /* The trapped syscall, plain. */
 long call_syscall(struct bench *b);

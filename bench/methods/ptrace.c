@@ -20,7 +20,7 @@
 #include "harness.h"
 
 struct ptrace_variant {
-	enum reply reply;
+	enum reply_kind reply;
 	bool trace_syscalls;	/* PTRACE_SYSCALL instead of seccomp stops */
 };
 

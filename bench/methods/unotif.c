@@ -13,7 +13,6 @@
  * listener from the supervisor's side with PTRACE_SECCOMP_GET_LISTENER.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
@@ -28,7 +27,7 @@
 #include "notif.h"
 
 struct unotif_variant {
-	enum reply reply;
+	enum reply_kind reply;
 	bool sync_wake;			/* SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP */
 	bool rw_protocol;		/* read()/write() on the listener (v3 series) */
 	bool listener_via_ptrace;	/* PTRACE_SECCOMP_GET_LISTENER, not SCM_RIGHTS */
@@ -153,14 +152,10 @@ static int reply(struct bench *b, struct notif_buf *buf, bool stop)
 
 	if (v->rw_protocol)
 		return notif_send_rw(s->listener, id, BENCH_MAGIC);
-	if (v->reply == REPLY_ADDFD && !stop) {
-		int fd = notif_send_addfd(s->listener, id, s->addfd_src, O_CLOEXEC);
-
-		return fd < 0 ? fd : 0;
-	}
-	if (v->reply == REPLY_CONTINUE)
-		return notif_send_continue(s->listener, buf, id);
-	return notif_send_emulate(s->listener, buf, id, v->reply == REPLY_EMULATE ? BENCH_MAGIC : 0, 0);
+	/* the stop call is not measured: 0 ends it, whatever the variant */
+	if (stop && v->reply == REPLY_ADDFD)
+		return notif_reply(s->listener, buf, id, REPLY_EMULATE, 0, -1);
+	return notif_reply(s->listener, buf, id, v->reply, BENCH_MAGIC, s->addfd_src);
 }
 
 static int supervise(struct bench *b)

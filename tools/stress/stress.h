@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include "cpu.h"
+#include "notif.h"
 
 /*
  * knotif-stress: N targets loop on a trapped system call, a supervisor
@@ -25,7 +26,6 @@
 
 enum topology { TOPO_SHARED, TOPO_PER_TARGET, TOPO_COUNT };
 enum target_kind { TARGETS_PROCESSES, TARGETS_THREADS };
-enum reply_kind { REPLY_EMULATE, REPLY_CONTINUE };
 /* the most strategies strategies/registry.c may list */
 #define STRATEGY_MAX 16
 

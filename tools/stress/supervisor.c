@@ -99,9 +99,7 @@ static int reply(struct sup_thread *t, int fd, struct target_slot *target, int64
 {
 	uint64_t id = t->buf.req->id;
 
-	if (t->sup->c->reply == REPLY_CONTINUE)
-		return account_send(t, target, notif_send_continue(fd, &t->buf, id));
-	return account_send(t, target, notif_send_emulate(fd, &t->buf, id, val, 0));
+	return account_send(t, target, notif_reply(fd, &t->buf, id, t->sup->c->reply, val, -1));
 }
 
 
