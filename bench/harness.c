@@ -186,7 +186,7 @@ static int describe_status(struct bench *b, const char *who, int status)
 	return bench_fail(b, "%s exited with status %d", who, WEXITSTATUS(status));
 }
 
-static __attribute__((noreturn)) void supervisor_main(struct bench *b, pid_t parent)
+static __attribute__((noreturn)) void harness_supervisor_main(struct bench *b, pid_t parent)
 {
 	int ret, status;
 	pid_t pid;
@@ -251,7 +251,7 @@ int harness_run(struct bench *b, int timeout_s)
 		return ret;
 	}
 	if (pid == 0)
-		supervisor_main(b, harness);
+		harness_supervisor_main(b, harness);
 
 	pfd.fd = (int)syscall(SYS_pidfd_open, pid, 0);
 	pfd.events = POLLIN;

@@ -138,7 +138,7 @@ void keeper_run(const struct keeper *k)
 			if (k->own_pidns)
 				_exit(1);	/* the kernel kills the namespace with its init */
 			fds[1].fd = -1;
-			give_up = now_ns() + SUPERVISE_GRACE_NS;	/* for a tree sent SIGKILL to leave */
+			give_up = now_ns() + RUN_GRACE_NS;	/* for a tree sent SIGKILL to leave */
 		}
 		if (give_up) {
 			kill_descendants(getpid());

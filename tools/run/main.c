@@ -201,7 +201,7 @@ static void run_child(const struct options *o, int sock, const sigset_t *mask)
  * A terminal's ^C and ^\ reach the whole foreground process group, the
  * command included: we ignore them and keep serving until it is gone.
  * Signals sent to us alone (kill, a CI job's timeout) arrive on the
- * signalfd and are passed on by supervise(). A log reader that goes away
+ * signalfd and are passed on by run_supervise(). A log reader that goes away
  * is a write error to report, not a SIGPIPE that kills us silently (141)
  * and leaves the command's trapped calls failing with ENOSYS.
  */
@@ -212,7 +212,7 @@ static void ignore_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-static void print_summary(const struct supervisor *s, const struct options *o, FILE *out)
+static void print_summary(const struct run_supervisor *s, const struct options *o, FILE *out)
 {
 	static const char *const headers[] = { "syscall", "calls" };
 	struct table *t;
@@ -259,7 +259,7 @@ static int exit_code(int status)
 int main(int argc, char **argv)
 {
 	struct options o = { .format = LOG_TEXT };
-	struct supervisor s = { .listener = -1 };
+	struct run_supervisor s = { .listener = -1 };
 	char why[256];
 	static const int passed_on[] = { SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
 	sigset_t handled, old_mask;
@@ -332,13 +332,13 @@ int main(int argc, char **argv)
 	close(sock[0]);
 	if (s.listener < 0) {
 		/* the command failed before exec and said why; pass its status on */
-		if (supervise_end(&s, false))
+		if (run_supervise_end(&s, false))
 			die("processes of the command would not exit, even on SIGKILL");
 		return exit_code(s.child_status);
 	}
-	ret = supervise(&s);
+	ret = run_supervise(&s);
 	/* on an error the command cannot go on unsupervised: its trapped calls would fail */
-	end = supervise_end(&s, ret != 0);
+	end = run_supervise_end(&s, ret != 0);
 	if (s.log_error)
 		die("writing the log to %s: %s; the command was killed", o.log_path ? o.log_path : "stderr",
 		    strerror(-s.log_error));

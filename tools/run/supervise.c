@@ -14,7 +14,7 @@
 #include "descendants.h"
 #include "notif.h"
 
-static int watched_index(const struct supervisor *s, int nr)
+static int watched_index(const struct run_supervisor *s, int nr)
 {
 	for (int i = 0; i < s->nwatched; i++)
 		if (s->watched[i]->nr == nr)
@@ -22,7 +22,7 @@ static int watched_index(const struct supervisor *s, int nr)
 	return -1;
 }
 
-static void reaped(struct supervisor *s, pid_t pid, int status)
+static void reaped(struct run_supervisor *s, pid_t pid, int status)
 {
 	if (pid == s->keeper) {
 		s->keeper_status = status;
@@ -34,7 +34,7 @@ static void reaped(struct supervisor *s, pid_t pid, int status)
  * Reaps the children that have exited: the keeper, or what it left us if
  * it died first. False once no child is left (ECHILD).
  */
-static bool reap_children(struct supervisor *s)
+static bool reap_children(struct run_supervisor *s)
 {
 	int status;
 	pid_t pid;
@@ -50,12 +50,12 @@ static bool reap_children(struct supervisor *s)
  * process and report its status (and, as a PID namespace's init, takes
  * the rest with it); below us once the keeper is gone.
  */
-static pid_t tree_root(const struct supervisor *s)
+static pid_t tree_root(const struct run_supervisor *s)
 {
 	return s->keeper ? s->keeper : getpid();
 }
 
-static bool main_running(const struct supervisor *s)
+static bool main_running(const struct run_supervisor *s)
 {
 	struct pollfd p = { .fd = s->main_pidfd, .events = POLLIN };
 
@@ -66,22 +66,22 @@ static bool main_running(const struct supervisor *s)
  * A signal for the command: to its main process while it runs; once that
  * has exited, to whatever of its tree still runs (they hold the filter, and
  * we would otherwise wait for them however long they take). SIGTERM and
- * SIGHUP ask for an end: the tree gets SUPERVISE_GRACE_NS from the first of
+ * SIGHUP ask for an end: the tree gets RUN_GRACE_NS from the first of
  * them, then SIGKILL, whatever it blocks or ignores. SIGUSR1/2 ask for
  * nothing of the kind (a dd's progress report, a log reopened).
  */
-static void pass_on(struct supervisor *s, int sig)
+static void pass_on(struct run_supervisor *s, int sig)
 {
 	if (main_running(s))
 		syscall(SYS_pidfd_send_signal, s->main_pidfd, sig, NULL, 0);
 	else
 		signal_descendants(tree_root(s), sig);
 	if ((sig == SIGTERM || sig == SIGHUP) && !s->kill_at_ns)
-		s->kill_at_ns = now_ns() + SUPERVISE_GRACE_NS;
+		s->kill_at_ns = now_ns() + RUN_GRACE_NS;
 }
 
 /* SIGCHLD: reap; the others: pass on */
-static void read_signals(struct supervisor *s)
+static void read_signals(struct run_supervisor *s)
 {
 	struct signalfd_siginfo si[8];
 	ssize_t n;
@@ -102,7 +102,7 @@ static int ms_until(int64_t t)
 	return left < 0 ? 0 : left > 1000 ? 1000 : (int)left;
 }
 
-static int poll_timeout_ms(const struct supervisor *s)
+static int poll_timeout_ms(const struct run_supervisor *s)
 {
 	return s->kill_at_ns ? ms_until(s->kill_at_ns) : -1;
 }
@@ -113,7 +113,7 @@ static int poll_timeout_ms(const struct supervisor *s)
  * call causes (the command's own output on a shared stderr, or its error
  * message after a failed execve).
  */
-static int serve_one(struct supervisor *s, struct notif_buf *nb, struct record *rec)
+static int serve_notification(struct run_supervisor *s, struct notif_buf *nb, struct record *rec)
 {
 	const struct seccomp_notif *req = nb->req;
 	int i = watched_index(s, req->data.nr), ret;
@@ -142,7 +142,7 @@ static int serve_one(struct supervisor *s, struct notif_buf *nb, struct record *
 	return ret;
 }
 
-int supervise(struct supervisor *s)
+int run_supervise(struct run_supervisor *s)
 {
 	struct notif_buf nb;
 	struct record *rec = NULL;
@@ -184,22 +184,22 @@ int supervise(struct supervisor *s)
 				ret = 0;
 				continue;
 			}
-			if (ret || (ret = serve_one(s, &nb, rec)))
+			if (ret || (ret = serve_notification(s, &nb, rec)))
 				break;
 			continue;
 		}
 		if (fds[0].revents & (POLLHUP | POLLERR))
-			break;	/* no task holds the filter: supervise_end() waits for them to be gone */
+			break;	/* no task holds the filter: run_supervise_end() waits for them to be gone */
 	}
 	notif_buf_free(&nb);
 	free(rec);
 	return ret;
 }
 
-int supervise_end(struct supervisor *s, bool kill_first)
+int run_supervise_end(struct run_supervisor *s, bool kill_first)
 {
 	struct pollfd p = { .fd = s->signal_fd, .events = POLLIN };
-	int64_t deadline = now_ns() + SUPERVISE_GRACE_NS;
+	int64_t deadline = now_ns() + RUN_GRACE_NS;
 	bool killed = kill_first;
 	struct signalfd_siginfo si;
 	int status;
@@ -219,7 +219,7 @@ int supervise_end(struct supervisor *s, bool kill_first)
 				return -EBUSY;
 			kill_descendants(tree_root(s));
 			killed = true;
-			deadline = now_ns() + SUPERVISE_GRACE_NS;
+			deadline = now_ns() + RUN_GRACE_NS;
 		}
 		poll(&p, 1, ms_until(deadline));
 		/* SIGCHLD; anything else was for a tree on its way out */

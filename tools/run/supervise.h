@@ -11,7 +11,7 @@
 #include "record.h"
 #include "syscall_args.h"
 
-struct supervisor {
+struct run_supervisor {
 	/* set by the caller */
 	int listener;
 	pid_t keeper;			/* our child, the command's parent (0 once reaped) */
@@ -23,11 +23,11 @@ struct supervisor {
 	FILE *log;			/* NULL: --quiet */
 	enum log_format format;
 	int64_t t0_ns;
-	/* filled in by supervise() and supervise_end() */
+	/* filled in by run_supervise() and run_supervise_end() */
 	int64_t count[FILTER_MAX_SYSCALLS];	/* calls seen (and logged) per watched syscall */
 	int64_t gone;			/* notifications whose target left before our reply */
 	int keeper_status;		/* the keeper's wait status */
-	int child_status;		/* the main process's wait status (supervise_end()) */
+	int child_status;		/* the main process's wait status (run_supervise_end()) */
 	int log_error;			/* -errno of a failed log write (the command is then killed) */
 	int64_t kill_at_ns;		/* SIGTERM or SIGHUP was passed on: SIGKILL the tree then */
 };
@@ -37,25 +37,25 @@ struct supervisor {
  * exited, to the rest of the tree), how long the tree has to leave before
  * SIGKILL: a command that blocks or ignores them cannot keep us waiting.
  */
-#define SUPERVISE_GRACE_NS (5 * 1000000000LL)
+#define RUN_GRACE_NS (5 * 1000000000LL)
 
 /*
  * Serves the listener until no process carries the filter any more (the
  * listener reports POLLHUP): every call is logged and continued. SIGTERM,
  * SIGHUP, SIGUSR1/2 are passed to the main process while it runs, and to
  * every descendant once it has exited; SIGTERM and SIGHUP start the grace
- * (SUPERVISE_GRACE_NS), then the tree is killed. Returns 0 or -errno (a
- * log write error also in log_error); the caller then calls supervise_end().
+ * (RUN_GRACE_NS), then the tree is killed. Returns 0 or -errno (a
+ * log write error also in log_error); the caller then calls run_supervise_end().
  */
-int supervise(struct supervisor *s);
+int run_supervise(struct run_supervisor *s);
 
 /*
  * Ends the run: waits until we have no child left (waitpid() says ECHILD),
  * so that no process of the command's tree exists any more, then takes the
  * main process's status (child_status). kill_first: SIGKILL the tree first.
- * Bounded: a tree still there after SUPERVISE_GRACE_NS is killed, and after
+ * Bounded: a tree still there after RUN_GRACE_NS is killed, and after
  * as long again we give up with -EBUSY (processes stuck in the kernel).
  */
-int supervise_end(struct supervisor *s, bool kill_first);
+int run_supervise_end(struct run_supervisor *s, bool kill_first);
 
 #endif

@@ -270,7 +270,7 @@ void run_stress(const struct config *c, struct stress_mem *m, struct run_result 
 		if (pdeath_follow(orchestrator, SIGKILL))
 			_exit(1);
 		close(sv[1]);
-		supervisor_main(c, m, sv[0]);
+		stress_supervisor_main(c, m, sv[0]);
 	}
 	ret = p.pid[0] < 0 ? -errno : open_pidfd(&p, 0);
 	if (!ret)

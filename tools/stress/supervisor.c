@@ -22,7 +22,7 @@
 #include "fdpass.h"
 #include "target_mem.h"
 
-struct supervisor {
+struct stress_supervisor {
 	const struct config *c;
 	struct stress_mem *m;
 	int nr;
@@ -73,7 +73,7 @@ int listener_hung_up(struct sup_thread *t, int fd)
 
 int account_reply(struct sup_thread *t, struct target_slot *target, int ret)
 {
-	struct supervisor *s = t->sup;
+	struct stress_supervisor *s = t->sup;
 
 	if (ret == 0) {
 		add(&target->send_ok);
@@ -140,7 +140,7 @@ static int answer_toctou(struct sup_thread *t, int fd, struct target_slot *targe
 }
 
 /* --listener-death: leave with no reply half-counted; the kernel closes every listener. */
-static __attribute__((noreturn)) void die_now(struct supervisor *s)
+static __attribute__((noreturn)) void die_now(struct stress_supervisor *s)
 {
 	pthread_rwlock_wrlock(&s->death_lock);
 	s->m->sh->sup_cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID) - s->cpu0;
@@ -156,7 +156,7 @@ void death_hold(struct sup_thread *t)
 
 void death_release(struct sup_thread *t, int ret)
 {
-	struct supervisor *s = t->sup;
+	struct stress_supervisor *s = t->sup;
 
 	if (!s->c->listener_death)
 		return;
@@ -169,7 +169,7 @@ void death_release(struct sup_thread *t, int ret)
 
 struct target_slot *take_notification(struct sup_thread *t, const struct seccomp_notif *req, int64_t *seq)
 {
-	struct supervisor *s = t->sup;
+	struct stress_supervisor *s = t->sup;
 	uint64_t idx = req->data.args[ARG_IDX];
 	struct target_slot *target;
 
@@ -199,9 +199,9 @@ static int answer(struct sup_thread *t, int fd, const struct seccomp_notif *req)
 	return reply(t, fd, target, stress_expect(idx, seq));
 }
 
-int serve_one(struct sup_thread *t, int fd)
+int stress_serve_one(struct sup_thread *t, int fd)
 {
-	struct supervisor *s = t->sup;
+	struct stress_supervisor *s = t->sup;
 	const struct seccomp_notif *req = t->buf.req;
 	int ret = notif_recv(fd, &t->buf);
 
@@ -232,7 +232,7 @@ static void *thread_main(void *arg)
 }
 
 /* Listeners to threads: blocking takes one listener per thread; the others split them K ways. */
-static int plan_threads(struct supervisor *s)
+static int plan_threads(struct stress_supervisor *s)
 {
 	const struct config *c = s->c;
 	int k = c->threads;
@@ -268,14 +268,15 @@ static int plan_threads(struct supervisor *s)
 	return 0;
 }
 
-static __attribute__((noreturn)) void sup_exit(struct supervisor *s, const char *what, int err)
+static __attribute__((noreturn)) void sup_exit(struct stress_supervisor *s, const char *what,
+						 int err)
 {
 	stress_fail(s->m, "supervisor: %s: %s", what, strerror(-err));
 	_exit(1);
 }
 
 /* --listener-death with --duration: leave halfway through it. */
-static void die_midway(struct supervisor *s)
+static void die_midway(struct stress_supervisor *s)
 {
 	struct timespec gap = { 0, 100000 };
 	int64_t deadline = s->m->sh->go_ns + (int64_t)(s->c->duration_s * 0.5e9);
@@ -288,9 +289,11 @@ static void die_midway(struct supervisor *s)
 	die_now(s);
 }
 
-void supervisor_main(const struct config *c, struct stress_mem *m, int sock)
+void stress_supervisor_main(const struct config *c, struct stress_mem *m, int sock)
 {
-	struct supervisor s = { .c = c, .m = m, .nr = stress_syscall_nr(c), .strat = strategy_at(c->strategy) };
+	struct stress_supervisor s = {
+		.c = c, .m = m, .nr = stress_syscall_nr(c), .strat = strategy_at(c->strategy),
+	};
 	pthread_attr_t attr;
 	int ret, failed = 0;
 

@@ -13,13 +13,14 @@
  * up (all the tasks behind its filter are gone), then closes them and counts
  * its descriptors again. Never returns.
  */
-__attribute__((noreturn)) void supervisor_main(const struct config *c, struct stress_mem *m, int sock);
+__attribute__((noreturn)) void stress_supervisor_main(const struct config *c, struct stress_mem *m,
+						    int sock);
 
-struct supervisor;
+struct stress_supervisor;
 
 /* One supervisor thread and the listeners it serves. */
 struct sup_thread {
-	struct supervisor *sup;
+	struct stress_supervisor *sup;
 	struct stress_mem *m;
 	int index;
 	int *fds;
@@ -30,16 +31,16 @@ struct sup_thread {
 	int ret;
 };
 
-/* serve_one's outcomes besides -errno */
+/* stress_serve_one's outcomes besides -errno */
 enum {
 	SERVED = 0,		/* a notification was received and answered (or found gone at SEND) */
 	SERVE_NONE = 1,		/* RECV found nothing: ENOENT (target left, or the filter has no users) or EINTR */
 };
 
 /* RECV one notification on fd and answer it. Counts every system call in t->slot. */
-int serve_one(struct sup_thread *t, int fd);
+int stress_serve_one(struct sup_thread *t, int fd);
 /*
- * The pieces of serve_one for a strategy that receives and answers in its
+ * The pieces of stress_serve_one for a strategy that receives and answers in its
  * own way (rw-batch): check that req is one of ours and count it (its
  * target, with the request's sequence number in *seq; NULL: the run
  * failed), and count the reply to it (ret: 0 or the reply's -errno; no

@@ -13,7 +13,7 @@ static int serve(struct sup_thread *t)
 	int fd = t->fds[0];
 
 	for (;;) {
-		int ret = serve_one(t, fd);
+		int ret = stress_serve_one(t, fd);
 
 		if (ret == SERVED) {
 			record_batch(t->slot, 1);

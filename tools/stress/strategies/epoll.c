@@ -55,7 +55,7 @@ static int serve(struct sup_thread *t)
 				live--;
 				continue;
 			}
-			ret = serve_one(t, fd);
+			ret = stress_serve_one(t, fd);
 			batch += ret == SERVED;
 			ret = ret < 0 ? ret : 0;
 		}

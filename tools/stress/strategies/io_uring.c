@@ -102,7 +102,7 @@ static int serve(struct sup_thread *t)
 				live--;
 				continue;
 			}
-			one = serve_one(t, t->fds[i]);
+			one = stress_serve_one(t, t->fds[i]);
 			if (one < 0) {
 				ret = one;
 				continue;

@@ -31,7 +31,7 @@ static int sweep(struct sup_thread *t, struct pollfd *p, int *live, int64_t *bat
 			(*live)--;
 			continue;
 		}
-		ret = serve_one(t, p[i].fd);
+		ret = stress_serve_one(t, p[i].fd);
 		if (ret < 0)
 			return ret;
 		*batch += ret == SERVED;
