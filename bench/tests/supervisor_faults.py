@@ -13,14 +13,14 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import tempfile
 import time
+
+from testlib import finish, skip, soft_fail
 
 BENCH, SHIM = os.environ["KNOTIF_BENCH"], os.environ["SUPERVISOR_FAULT"]
 PR_SET_CHILD_SUBREAPER = 36
 GONE_WITHIN_S = 30	# a hang guard: the fixed supervisor exits at once
-errors = []
 
 
 def env(fault):
@@ -45,12 +45,10 @@ def children():
 
 
 if os.geteuid() != 0:
-    print("SKIP: needs root so that the target's mlockall() succeeds")
-    sys.exit(77)
+    skip("needs root so that the target's mlockall() succeeds")
 libc = ctypes.CDLL(None, use_errno=True)
 if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0):
-    print("SKIP: PR_SET_CHILD_SUBREAPER refused")
-    sys.exit(77)
+    skip("PR_SET_CHILD_SUBREAPER refused")
 
 # 1. the death-signal window: a run asked to last 600 s per repetition
 p = subprocess.Popen([BENCH, "--benchmark_filter=^pingpong/pipe/placement:same$", "--placement=same",
@@ -58,7 +56,7 @@ p = subprocess.Popen([BENCH, "--benchmark_filter=^pingpong/pipe/placement:same$"
                      env=env("kill-parent-before-pdeathsig"), stdout=subprocess.DEVNULL)
 p.wait(timeout=GONE_WITHIN_S)
 if p.returncode != -signal.SIGKILL:
-    errors.append(f"the fault did not kill knotif-bench (exit {p.returncode})")
+    soft_fail(f"the fault did not kill knotif-bench (exit {p.returncode})")
 deadline = time.monotonic() + GONE_WITHIN_S
 while time.monotonic() < deadline:
     try:
@@ -69,7 +67,7 @@ while time.monotonic() < deadline:
         time.sleep(0.05)
 else:
     left = children()
-    errors.append(f"{len(left)} of knotif-bench's processes still run {GONE_WITHIN_S} s after it was "
+    soft_fail(f"{len(left)} of knotif-bench's processes still run {GONE_WITHIN_S} s after it was "
                   f"killed before its supervisor armed PR_SET_PDEATHSIG: {left}")
     for pid in left:
         os.kill(pid, signal.SIGKILL)
@@ -94,14 +92,10 @@ with tempfile.TemporaryDirectory(prefix="knotif-sup-fault.") as d:
         with open(out) as f:
             locked = json.load(f)["context"]["knotif"]["mlockall"] if not r.returncode else None
         if r.returncode:
-            errors.append(f"knotif-bench exited {r.returncode}: {r.stderr.strip()}")
+            soft_fail(f"knotif-bench exited {r.returncode}: {r.stderr.strip()}")
         elif "mlockall failed in the supervisor (needs CAP_IPC_LOCK" not in r.stderr:
-            errors.append(f"no note that the supervisor is not locked: {r.stderr.strip()!r}")
+            soft_fail(f"no note that the supervisor is not locked: {r.stderr.strip()!r}")
         elif locked is not False:
-            errors.append(f"context.knotif.mlockall is {locked} with the supervisor unlocked")
+            soft_fail(f"context.knotif.mlockall is {locked} with the supervisor unlocked")
 
-for e in errors:
-    print(f"FAIL: {e}")
-if errors:
-    sys.exit(1)
-print("PASS")
+finish()

@@ -20,10 +20,11 @@
 # usage: readme_commands.sh [BUILD_DIR]   (default: build/ of the repository;
 #        VERBOSE=1 lists every word checked)
 set -euo pipefail
+. "$(dirname "$0")/testlib.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${1:-$ROOT/build}
 PY=/usr/bin/python3
-[ -x "$PY" ] || { echo "SKIP: $PY not installed (Debian package python3)"; exit 77; }
+[ -x "$PY" ] || skip "$PY not installed (Debian package python3)"
 
 # the READMEs: every one git tracks, else every one in the tree but build
 # folders and kernel trees
@@ -33,7 +34,7 @@ else
 	mapfile -t readmes < <(cd "$ROOT" && find . -mindepth 1 \( -name 'build*' -o -name '.*' -o -name 'linux-*' \) -prune -o \
 		-name README.md -print | sed 's|^\./||' | sort)
 fi
-((${#readmes[@]})) || { echo "FAIL: no README.md found under $ROOT"; exit 1; }
+((${#readmes[@]})) || fail "no README.md found under $ROOT"
 
 # what bash itself resolves, whatever PATH holds
 builtins=$(compgen -b -k | sort -u | tr '\n' ' ')

@@ -1,12 +1,11 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # knotif-trace's bad usage: exit 2 and exactly one line, "knotif-trace: ...",
 # found before any probe loads (an output path that cannot be written is
 # not discovered after the trace).
+. "$(dirname "$0")/../../scripts/tests/testlib.sh"
 kt=${KNOTIF_TRACE:?}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+tmp=$TEST_TMP
 expect_usage() {	# MESSAGE ARGS...
 	want=$1; shift
 	"$kt" "$@" >"$tmp/out" 2>"$tmp/err"; got=$?

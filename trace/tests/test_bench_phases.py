@@ -102,11 +102,11 @@ with tmpdir() as d:
             if phases(e) is None:
                 continue
             if phase_sum_error(e):
-                c.errors.append(f"{name} call {i}: {phase_sum_error(e)}")
+                c.failed(f"{name} call {i}: {phase_sum_error(e)}")
                 break
             rt = phases(e)[3]
             if rt > u:
-                c.errors.append(f"{name} call {i}: kernel round trip {rt} ns > timed {u} ns")
+                c.failed(f"{name} call {i}: kernel round trip {rt} ns > timed {u} ns")
                 break
             ratios.append(rt / u)
         if name.endswith("placement:same"):

@@ -9,7 +9,6 @@ import glob
 import json
 import os
 import shutil
-import signal
 import subprocess
 import tempfile
 import time
@@ -77,7 +76,7 @@ while tracer is None and time.monotonic() < deadline and bench.poll() is None:
 bench.kill()
 bench.wait()
 if tracer is None:
-    c.errors.append("killed run: knotif-bench --trace never started knotif-trace")
+    c.failed("killed run: knotif-bench --trace never started knotif-trace")
 else:
     deadline = time.monotonic() + 30
     while comm(tracer) == "knotif-trace" and time.monotonic() < deadline:

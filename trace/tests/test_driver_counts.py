@@ -72,7 +72,7 @@ with tmpdir() as d:
         elif e["round_trip_ns"] == "":
             continue	# no queue stamp: counted above
         elif phase_sum_error(e):
-            c.errors.append(phase_sum_error(e))
+            c.failed(phase_sum_error(e))
             break
     # the in-kernel histograms against the exact per-event phases
     precision = s["histogram"]["max_relative_error"]

@@ -4,10 +4,10 @@
 #   knotif-bench --trace: the knotif-trace it runs beside itself;
 #   knotif-trace -- COMMAND: COMMAND (and so what it runs).
 set -u
+. "$(dirname "$0")/../../scripts/tests/testlib.sh"
 : "${KNOTIF_BENCH:?run through ctest}" "${KNOTIF_TRACE:?run through ctest}"
-fail() { echo "FAIL: $*"; exit 1; }
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (knotif-trace loads BPF programs)"; exit 77; }
-"$KNOTIF_TRACE" -q -d 0.1 >/dev/null 2>&1 || { echo "SKIP: knotif-trace cannot trace here"; exit 77; }
+[ "$(id -u)" = 0 ] || skip "needs root (knotif-trace loads BPF programs)"
+"$KNOTIF_TRACE" -q -d 0.1 >/dev/null 2>&1 || skip "knotif-trace cannot trace here"
 
 # outlived PARENT CHILD_NAME WHAT: PARENT is already running in the background.
 # Waits (20 s) for PARENT's child CHILD_NAME, kills PARENT with SIGKILL and

@@ -1,9 +1,9 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Missing probes and privileges are said, with exit status 3 and
 # "unsupported:", never a crash or silence; bad usage exits 2.
+. "$(dirname "$0")/../../scripts/tests/testlib.sh"
 kt=${KNOTIF_TRACE:?}
-fail() { echo "FAIL: $*"; exit 1; }
 expect() {	# expect STATUS PATTERN CMD...: exit status and a line of stderr
 	want=$1 pattern=$2; shift 2
 	out=$("$@" 2>&1 >/dev/null); got=$?
@@ -22,7 +22,7 @@ expect 2 "invalid value for --only-probes" "$kt" --only-probes=sys_enter
 expect 2 "invalid value for --task-slots" "$kt" --task-slots=3
 expect 2 "cannot write --summary=/nonexistent/s.json" "$kt" -j /nonexistent/s.json -d 0.1
 expect 2 "cannot write --events=/nonexistent/e.csv" "$kt" -e /nonexistent/e.csv -d 0.1
-[ "$(id -u)" = 0 ] || { echo "SKIP: the rest needs root (loading BPF programs)"; exit 77; }
+[ "$(id -u)" = 0 ] || skip "the rest needs root (loading BPF programs)"
 
 if [ -d /sys/kernel/tracing/events/seccomp ]; then
 	expect 0 "source tracepoint" "$kt" -q -s tracepoint -d 0.2

@@ -1,14 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """Helpers the trace tests share: skips with reasons, running the tools, counting."""
-import atexit
 import csv
 import json
 import os
-import random
-import re
 import shutil
 import subprocess
-import sys
 import tempfile
 
 KNOTIF_TRACE = os.environ.get("KNOTIF_TRACE", "")
@@ -18,51 +14,9 @@ THREAD_EXEC = os.environ.get("THREAD_EXEC", "")
 TRACE_SRC = os.environ.get("TRACE_SRC", os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-# As scripts/kmsg-guard.sh for the shell tests: a marker in the kernel log at
-# start; a WARNING/BUG/Oops/KASAN report logged after it fails the test.
-KMSG_MARKER = "knotif-test-marker %d.%d %s" % (os.getpid(), random.randrange(1 << 30),
-                                              os.path.basename(sys.argv[0]))
-KMSG_REPORT = re.compile(r"WARNING: (CPU|at)|BUG:|Oops|KASAN|UBSAN|general protection fault|Kernel panic")
-
-
-def kmsg_reports_after(log, marker):
-    """The report lines of a kernel log after the line holding marker."""
-    found, out = False, []
-    for line in log.splitlines():
-        if found and KMSG_REPORT.search(line):
-            out.append(line)
-        found = found or marker in line
-    return out
-
-
-def _kmsg_check():
-    try:
-        log = subprocess.run(["dmesg"], capture_output=True, text=True, timeout=30).stdout
-    except (OSError, subprocess.SubprocessError):
-        return
-    reports = kmsg_reports_after(log, KMSG_MARKER)
-    if reports:
-        print("FAIL: the kernel logged during %s (after '%s'):" % (os.path.basename(sys.argv[0]), KMSG_MARKER))
-        print("\n".join(reports[:20]), flush=True)
-        os._exit(1)
-
-
-try:
-    with open("/dev/kmsg", "w") as kmsg:
-        kmsg.write(KMSG_MARKER + "\n")
-    atexit.register(_kmsg_check)
-except OSError:
-    print("note: no /dev/kmsg to write: kernel warnings are not checked")
-
-
-def skip(reason):
-    print(f"SKIP: {reason}")
-    sys.exit(77)
-
-
-def fail(msg):
-    print(f"FAIL: {msg}")
-    sys.exit(1)
+# skip and fail are the suite's (scripts/tests/testlib.py, on PYTHONPATH under ctest);
+# the kernel-log scan is the runner's (scripts/tests/kmsg-run)
+from testlib import check, fail, finish, skip, soft_fail  # noqa: E402,F401
 
 
 def need_root():
@@ -142,23 +96,16 @@ def bpftrace_maps(path):
 
 
 class Checks:
-    """EXPECT-style: records every mismatch, fails once at the end."""
-
-    def __init__(self):
-        self.errors = []
+    """EXPECT-style, on testlib's check(): every mismatch is reported, the test fails at the end."""
 
     def eq(self, what, got, want):
-        if got != want:
-            self.errors.append(f"{what}: got {got}, want {want}")
+        check(got == want, f"{what}: got {got}, want {want}")
 
     def true(self, what, cond):
-        if not cond:
-            self.errors.append(what)
+        check(cond, what)
+
+    def failed(self, what):
+        soft_fail(what)
 
     def done(self):
-        for e in self.errors:
-            print(f"FAIL: {e}")
-        if self.errors:
-            sys.exit(1)
-        print("PASS")
-        sys.exit(0)
+        finish()

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Probe source 1 for real: boot the patched kernel (kernel/patches, built by
 # Makefile.kernel) under QEMU with static knotif-trace and notif-driver, and
@@ -8,10 +8,9 @@
 # with the task state in task storage (--task-slots=1).
 # Skips (77) without QEMU or a patched bzImage. BZIMAGE= picks the kernel.
 set -u
+. "$(dirname "$0")/../../scripts/tests/testlib.sh"
 src=${TRACE_SRC:?}/..
 cache=${KNOTIF_CACHE:-/var/cache/knotif}
-skip() { echo "SKIP: $*"; exit 77; }
-fail() { echo "FAIL: $*"; exit 1; }
 
 command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 is not installed"
 kernel=${BZIMAGE:-$(ls -t "$cache"/kernel/*/patched-*/obj/arch/x86/boot/bzImage 2>/dev/null | head -1)}
@@ -30,8 +29,7 @@ cmake -S "$src" -B "$bdir" -DKNOTIF_STATIC=ON >"$bdir.log" 2>&1 &&
 	fail "static build failed, see $bdir.log"
 [ -x "$bdir/knotif-trace" ] || skip "knotif-trace is not built here (see $bdir.log)"
 
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+tmp=$TEST_TMP
 sh "$src/kernel/scripts/mkinitramfs.sh" "$tmp/initrd.cpio.gz" "$TRACE_SRC/tests/vm/init" \
 	"$bdir/knotif-trace" "$bdir/trace/tests/notif-driver" || fail "mkinitramfs"
 echo "booting $kernel ($accel)"

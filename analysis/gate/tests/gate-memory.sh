@@ -10,10 +10,10 @@
 # two runs, no time limit: the figure cannot flake with load.
 # Usage: gate-memory.sh KNOTIF_COMPARE SYNTHETIC_RUN TEMPLATE.json   Exit 0/1/77.
 set -uo pipefail
+. "$(dirname "$0")/../../../scripts/tests/testlib.sh"
 cmp=$1 gen=$2 template=$3
-[ -x /usr/bin/time ] || { echo "skip: /usr/bin/time not installed (package time)"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+[ -x /usr/bin/time ] || skip "/usr/bin/time not installed (package time)"
+tmp=$TEST_TMP
 # under the asan preset: freed rows would sit in ASan's quarantine (256 MB)
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0
 
@@ -22,14 +22,17 @@ peak_kb() {
 	"$gen" "$template" 1 "$1" 1 "$tmp/a.json" && "$gen" "$template" 1 "$1" 2 "$tmp/b.json" || exit 1
 	stat -c %s "$tmp/a.json" "$tmp/b.json" | awk '{ s += $1 } END { print s / 1024 }' >"$tmp/input-kb"
 	/usr/bin/time -f %M -o "$tmp/rss" "$cmp" --metric=p50 "$tmp/a.json" "$tmp/b.json" >"$tmp/out" 2>"$tmp/err" ||
-		{ echo "FAIL: knotif-compare exit $? on $1 repetitions"; cat "$tmp/err"; exit 1; }
-	grep -q '^verdict: pass' "$tmp/out" || { echo "FAIL: no pass verdict on $1 repetitions"; cat "$tmp/out"; exit 1; }
+		fail "knotif-compare exit $? on $1 repetitions: $(cat "$tmp/err")"
+	grep -q '^verdict: pass' "$tmp/out" || fail "no pass verdict on $1 repetitions: $(cat "$tmp/out")"
 	tail -n1 "$tmp/rss"
 }
-small=$(peak_kb 20000) small_in=$(cat "$tmp/input-kb")
-large=$(peak_kb 200000) large_in=$(cat "$tmp/input-kb")
+# peak_kb runs in a subshell: its fail ends only that, so its status is checked here
+small=$(peak_kb 20000) || { echo "$small"; fail "the 20k-repetition run"; }
+small_in=$(cat "$tmp/input-kb")
+large=$(peak_kb 200000) || { echo "$large"; fail "the 200k-repetition run"; }
+large_in=$(cat "$tmp/input-kb")
 echo "peak RSS: $small KB at 20k repetitions, $large KB at 200k (input ${small_in%.*} KB, ${large_in%.*} KB)"
 awk -v s="$small" -v l="$large" -v si="$small_in" -v li="$large_in" 'BEGIN {
 	growth = (l - s) / (li - si)
 	printf "RSS growth / input growth: %.3f (limit 0.5)\n", growth
-	exit !(growth < 0.5) }' || { echo "FAIL: memory grows with the file, not with the series"; exit 1; }
+	exit !(growth < 0.5) }' || fail "memory grows with the file, not with the series"

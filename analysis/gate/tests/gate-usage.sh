@@ -5,10 +5,9 @@
 # away for a path or a value known bad from the start).
 # Usage: gate-usage.sh CI_GATE BUILD_DIR   Exit 0/1.
 set -u
+. "$(dirname "$0")/../../../scripts/tests/testlib.sh"
 gate=$1 build=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+tmp=$TEST_TMP
 
 expect_usage() {	# MESSAGE ARGS...
 	local want=$1

@@ -8,18 +8,15 @@
 # repetitions cannot pass silently, and every unusable input exits 2 with
 # one line. Usage: gate-verdicts.sh KNOTIF_COMPARE DATA_DIR   Exit 0/1/77.
 set -uo pipefail
+. "$(dirname "$0")/../../../scripts/tests/testlib.sh"
 cmp=$1 data=$2
-command -v jq >/dev/null || { echo "skip: jq not installed"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+command -v jq >/dev/null || skip "jq not installed"
+tmp=$TEST_TMP
 a=$data/run-a.json b=$data/run-b.json
-fails=0 checks=0
 UNOTIF=unotif/sync/emulate/placement:same
 PTRACE=ptrace-seccomp/emulate/placement:same
 NULLB=null/placement:same
 FUTEX=pingpong/futex/placement:same
-
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # run LABEL WANT_RC ARGS...: knotif-compare's exit code must be WANT_RC
 run() {
@@ -28,7 +25,7 @@ run() {
 	checks=$((checks + 1))
 	"$cmp" "$@" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
-	[ "$rc" = "$want" ] || { fail "$label: exit $rc, expected $want"; cat "$tmp/out" "$tmp/err"; }
+	[ "$rc" = "$want" ] || { soft_fail "$label: exit $rc, expected $want"; cat "$tmp/out" "$tmp/err"; }
 }
 
 # verdict NAME WANT: the last --format=json run's verdict for NAME
@@ -36,7 +33,7 @@ verdict() {
 	local got
 	checks=$((checks + 1))
 	got=$(jq -r --arg n "$1" '.benchmarks[] | select(.name == $n) | .verdict' "$tmp/out")
-	[ "$got" = "$2" ] || fail "$1: verdict '$got', expected '$2'"
+	[ "$got" = "$2" ] || soft_fail "$1: verdict '$got', expected '$2'"
 }
 
 # scale IN NAME FACTOR OUT: NAME's times and floor_ratio multiplied by FACTOR
@@ -56,26 +53,26 @@ one_line_exit2() {
 	run "$label" 2 "$@"
 	checks=$((checks + 1))
 	[ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" = 1 ] ||
-		{ fail "$label: expected one line on stderr and no output"; cat "$tmp/out" "$tmp/err"; }
-	grep -q '^knotif-compare: ' "$tmp/err" || fail "$label: message not prefixed"
+		{ soft_fail "$label: expected one line on stderr and no output"; cat "$tmp/out" "$tmp/err"; }
+	grep -q '^knotif-compare: ' "$tmp/err" || soft_fail "$label: message not prefixed"
 }
 
 # identical runs pass, every benchmark gated (same host: the floor too)
 run "a vs a" 0 --format=json "$a" "$a"
 for n in $NULLB $UNOTIF $PTRACE $FUTEX pingpong/pipe/placement:same; do verdict "$n" pass; done
-[ "$(jq .summary.gated "$tmp/out")" = 5 ] || fail "a vs a: expected 5 gated benchmarks"
+[ "$(jq .summary.gated "$tmp/out")" = 5 ] || soft_fail "a vs a: expected 5 gated benchmarks"
 run "a vs b (two real runs)" 0 --floor=report "$a" "$b"
-grep -q '^verdict: pass: 3 gated benchmarks' "$tmp/out" || fail "a vs b: no pass line"
+grep -q '^verdict: pass: 3 gated benchmarks' "$tmp/out" || soft_fail "a vs b: no pass line"
 
 # an injected 2x slowdown of one benchmark fails, naming it alone
 scale "$a" "$UNOTIF" 2 "$tmp/unotif2.json"
 run "unotif x2" 1 --format=json "$a" "$tmp/unotif2.json"
 verdict "$UNOTIF" REGRESSION
 verdict "$PTRACE" pass
-[ "$(jq .summary.regressions "$tmp/out")" = 1 ] || fail "unotif x2: expected 1 regression"
+[ "$(jq .summary.regressions "$tmp/out")" = 1 ] || soft_fail "unotif x2: expected 1 regression"
 run "unotif x2, console" 1 "$a" "$tmp/unotif2.json"
 grep -q "^verdict: REGRESSION: 1 of 5 gated benchmarks, worst $UNOTIF floor_ratio +100.0%" "$tmp/out" ||
-	{ fail "unotif x2: no REGRESSION line"; cat "$tmp/out"; }
+	{ soft_fail "unotif x2: no REGRESSION line"; cat "$tmp/out"; }
 scale "$a" "$NULLB" 2 "$tmp/null2.json"
 run "null x2" 1 --format=json "$a" "$tmp/null2.json"
 verdict "$NULLB" REGRESSION
@@ -99,12 +96,12 @@ jq '.context.knotif.floor.same.p50 /= 2 | .benchmarks |= map(
 	elif has("floor_ratio") and .aggregate_name != "cv" then .floor_ratio *= 2 else . end)' \
 	"$a" >"$tmp/floor-halved.json"
 run "floor halved, no --confirm" 1 --floor=report "$a" "$tmp/floor-halved.json"
-grep -q 'warning: the floor at placement:same moved 0.50x' "$tmp/err" || fail "no floor-moved warning"
+grep -q 'warning: the floor at placement:same moved 0.50x' "$tmp/err" || soft_fail "no floor-moved warning"
 run "floor halved, --confirm=p50" 0 --floor=report --confirm=p50 --format=json "$a" "$tmp/floor-halved.json"
 verdict "$UNOTIF" unconfirmed
 verdict "$NULLB" unconfirmed
 jq -r --arg n "$UNOTIF" '.benchmarks[] | select(.name == $n) | .note' "$tmp/out" |
-	grep -q '^floor_ratio +100.0% (p .*) not confirmed by p50 +0.0%' || fail "unconfirmed: note"
+	grep -q '^floor_ratio +100.0% (p .*) not confirmed by p50 +0.0%' || soft_fail "unconfirmed: note"
 one_line_exit2 "bad --confirm" --confirm=bogus "$a" "$b"
 
 # below the threshold, or faster: pass
@@ -115,14 +112,14 @@ run "unotif x1.3, threshold 20%" 1 --threshold=20% "$a" "$tmp/unotif13.json"
 scale "$a" "$PTRACE" 0.5 "$tmp/ptrace05.json"
 run "ptrace x0.5" 0 --format=json "$a" "$tmp/ptrace05.json"
 verdict "$PTRACE" improved
-[ "$(jq .summary.improvements "$tmp/out")" = 1 ] || fail "ptrace x0.5: expected 1 improvement"
+[ "$(jq .summary.improvements "$tmp/out")" = 1 ] || soft_fail "ptrace x0.5: expected 1 improvement"
 
 # the floor: gated on its p50 on one host, reported across hosts or on request
 scale "$a" "$FUTEX" 2 "$tmp/futex2.json"
 run "floor x2, same host" 1 --format=json "$a" "$tmp/futex2.json"
 verdict "$FUTEX" REGRESSION
 [ "$(jq -r --arg n "$FUTEX" '.benchmarks[] | select(.name == $n) | .metric' "$tmp/out")" = p50 ] ||
-	fail "floor: not gated on p50"
+	soft_fail "floor: not gated on p50"
 run "floor x2, --floor=report" 0 --floor=report --format=json "$a" "$tmp/futex2.json"
 verdict "$FUTEX" report-only
 jq '.context.host_name = "elsewhere"' "$tmp/futex2.json" >"$tmp/futex2-other.json"
@@ -131,7 +128,7 @@ verdict "$FUTEX" report-only
 verdict "$UNOTIF" pass
 run "floor x2, other host, --floor=gate" 1 --floor=gate "$a" "$tmp/futex2-other.json"
 run "absolute metric across hosts: every row gated, with a warning" 1 --metric=p50 "$a" "$tmp/futex2-other.json"
-grep -q 'warning: BASE and NEW come from different hosts' "$tmp/err" || fail "no different-host warning"
+grep -q 'warning: BASE and NEW come from different hosts' "$tmp/err" || soft_fail "no different-host warning"
 
 # unsupported / error rows are listed, not compared; missing benchmarks are named
 jq --arg n "$UNOTIF" '.benchmarks |= (map(select(.run_name != $n)) + [{name: $n, run_name: $n,
@@ -140,9 +137,9 @@ jq --arg n "$UNOTIF" '.benchmarks |= (map(select(.run_name != $n)) + [{name: $n,
 run "an unsupported row" 0 --format=json "$a" "$tmp/unsupported.json"
 verdict "$UNOTIF" error
 [ "$(jq -r --arg n "$UNOTIF" '.benchmarks[] | select(.name == $n) | .note' "$tmp/out")" = \
-	"new: unsupported: test" ] || fail "error row: note"
+	"new: unsupported: test" ] || soft_fail "error row: note"
 run "an unsupported row, console" 0 "$a" "$tmp/unsupported.json"
-grep -q '↳ new: unsupported: test' "$tmp/out" || fail "error row not listed in the console table"
+grep -q '↳ new: unsupported: test' "$tmp/out" || soft_fail "error row not listed in the console table"
 jq --arg n "$PTRACE" '.benchmarks |= map(select(.run_name != $n))' "$a" >"$tmp/noptrace.json"
 run "a benchmark only in base" 0 --format=json "$a" "$tmp/noptrace.json"
 verdict "$PTRACE" only-in-base
@@ -154,12 +151,12 @@ keep() { jq --argjson k "$2" '.benchmarks |= map(select(.run_type != "iteration"
 keep "$a" 5 "$tmp/a5.json"
 keep "$b" 5 "$tmp/b5.json"
 run "5 repetitions" 0 "$tmp/a5.json" "$tmp/b5.json"
-grep -q 'warning: 5 benchmarks compared with fewer than 9 repetitions' "$tmp/err" || fail "no few-repetitions warning"
+grep -q 'warning: 5 benchmarks compared with fewer than 9 repetitions' "$tmp/err" || soft_fail "no few-repetitions warning"
 keep "$a" 3 "$tmp/a3.json"
 scale "$tmp/a3.json" "$UNOTIF" 2 "$tmp/a3-unotif2.json"
 run "3 repetitions cannot gate" 2 --format=json "$tmp/a3.json" "$tmp/a3-unotif2.json"
 verdict "$UNOTIF" too-few-reps
-tail -n1 "$tmp/err" | grep -q '^knotif-compare: nothing to gate' || fail "3 repetitions: no 'nothing to gate'"
+tail -n1 "$tmp/err" | grep -q '^knotif-compare: nothing to gate' || soft_fail "3 repetitions: no 'nothing to gate'"
 
 # a large change the U test does not support is unsure, not a failure
 mk() { jq -n --argjson v "$1" '{context: {host_name: "h"}, benchmarks: [$v | to_entries[] |
@@ -190,7 +187,7 @@ jq_scale_ns() { jq --arg n "$2" --argjson f "$3" '.benchmarks |= map(if .run_nam
 run "icount: identical" 0 --deterministic --format=json "$icount" "$icount"
 verdict "$IOCTL" pass
 verdict unotif/rw/emulate/placement:same error
-[ ! -s "$tmp/err" ] || { fail "icount: no warning expected"; cat "$tmp/err"; }
+[ ! -s "$tmp/err" ] || { soft_fail "icount: no warning expected"; cat "$tmp/err"; }
 jq_scale_ns "$icount" "$IOCTL" 1.02 "$tmp/icount102.json"
 run "icount: +2%" 1 --deterministic --format=json "$icount" "$tmp/icount102.json"
 verdict "$IOCTL" REGRESSION
@@ -202,27 +199,27 @@ jq '.benchmarks |= map(if has("real_time") then .real_time /= 1000 | .cpu_time /
 	"$a" >"$tmp/a-us.json"
 run "time_unit us" 0 --metric=real_time --format=json "$a" "$tmp/a-us.json"
 [ "$(jq --arg n "$UNOTIF" '.benchmarks[] | select(.name == $n) | (.new / .base * 1e6 | round)' "$tmp/out")" = 1000000 ] ||
-	fail "time_unit us: not converted to ns"
+	soft_fail "time_unit us: not converted to ns"
 
 # unusable input: exit 2 with one line
 one_line_exit2 "missing file" "$a" "$tmp/nope.json"
-grep -q "cannot read $tmp/nope.json: No such file or directory" "$tmp/err" || fail "missing file: message"
+grep -q "cannot read $tmp/nope.json: No such file or directory" "$tmp/err" || soft_fail "missing file: message"
 printf '{"context": {}, "benchmarks": [' >"$tmp/truncated.json"
 one_line_exit2 "malformed JSON" "$a" "$tmp/truncated.json"
-grep -q 'not valid JSON' "$tmp/err" || fail "malformed JSON: message"
+grep -q 'not valid JSON' "$tmp/err" || soft_fail "malformed JSON: message"
 echo '{"context": {}}' >"$tmp/nobench.json"
 one_line_exit2 "no benchmarks array" "$tmp/nobench.json" "$a"
-grep -q 'no "benchmarks" array' "$tmp/err" || fail "no benchmarks array: message"
+grep -q 'no "benchmarks" array' "$tmp/err" || soft_fail "no benchmarks array: message"
 jq '.benchmarks |= map(.name = "other/" + .name | .run_name = "other/" + .run_name)' "$a" >"$tmp/other.json"
 one_line_exit2 "no common benchmarks" "$a" "$tmp/other.json"
-grep -q 'no benchmarks in common' "$tmp/err" || fail "no common benchmarks: message"
+grep -q 'no benchmarks in common' "$tmp/err" || soft_fail "no common benchmarks: message"
 # a verdict that cannot be written is no pass
 for fmt in console json; do
 	checks=$((checks + 1))
 	"$cmp" --format=$fmt "$a" "$a" >/dev/full 2>"$tmp/err"
 	rc=$?
 	[ "$rc" = 1 ] && [ "$(cat "$tmp/err")" = "knotif-compare: writing the comparison: No space left on device" ] ||
-		fail "--format=$fmt into /dev/full: exit $rc, '$(cat "$tmp/err")'"
+		soft_fail "--format=$fmt into /dev/full: exit $rc, '$(cat "$tmp/err")'"
 done
 one_line_exit2 "bad metric" --metric=bogus "$a" "$b"
 one_line_exit2 "bad threshold" --threshold=-1 "$a" "$b"
@@ -230,7 +227,6 @@ one_line_exit2 "bad alpha" --alpha=2 "$a" "$b"
 one_line_exit2 "one file" "$a"
 one_line_exit2 "unknown option" --bogus "$a" "$b"
 one_line_exit2 "option without its value" "$a" "$b" --metric
-grep -q "option '--metric' needs a value" "$tmp/err" || fail "option without its value: message"
+grep -q "option '--metric' needs a value" "$tmp/err" || soft_fail "option without its value: message"
 
-echo "$((checks - fails))/$checks checks passed"
-[ "$fails" = 0 ]
+finish

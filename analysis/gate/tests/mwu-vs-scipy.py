@@ -9,14 +9,15 @@ import random
 import subprocess
 import sys
 
+from testlib import skip
+
 try:
     import numpy as np
     import scipy
     from scipy.stats import mannwhitneyu
     from scipy.stats import _mannwhitneyu as mwu_private
 except ImportError as e:
-    print(f"skip: /usr/bin/python3 has no scipy ({e})")
-    sys.exit(77)
+    skip(f"/usr/bin/python3 has no scipy ({e})")
 
 
 def cases():

@@ -9,22 +9,21 @@
 # there before (0 bytes) is kept. Once there is room again, -o F works.
 # Needs root (mount). Usage: full_disk.sh KNOTIF_HISTORY RUN_A RUN_B   Exit 0/1/77.
 set -uo pipefail
+. "$(dirname "$0")/../../../scripts/tests/testlib.sh"
 hist=$1 a=$2 b=$3
-[ "$(id -u)" = 0 ] || { echo "skip: mounting a small tmpfs needs root"; exit 77; }
-command -v jq >/dev/null || { echo "skip: jq not installed"; exit 77; }
+[ "$(id -u)" = 0 ] || skip "mounting a small tmpfs needs root"
+command -v jq >/dev/null || skip "jq not installed"
 unset KNOTIF_DB
-tmp=$(mktemp -d)
+tmp=$TEST_TMP
 mnt=$(mktemp -d)
 mounted=0
-trap '[ "$mounted" = 0 ] || umount "$mnt"; rmdir "$mnt"; rm -rf "$tmp"' EXIT
+on_exit '[ "$mounted" = 0 ] || umount "$mnt"; rmdir "$mnt"'
 mount -t tmpfs -o size=1m,mode=0755 knotif-full "$mnt" 2>"$tmp/mount.err" ||
-	{ echo "skip: cannot mount a tmpfs: $(cat "$tmp/mount.err")"; exit 77; }
+	skip "cannot mount a tmpfs: $(cat "$tmp/mount.err")"
 mounted=1
-fails=0 checks=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 expect() {	# LABEL WANT GOT
 	checks=$((checks + 1))
-	[ "$2" = "$3" ] || fail "$1: got '$3', expected '$2'"
+	[ "$2" = "$3" ] || soft_fail "$1: got '$3', expected '$2'"
 }
 run() {		# LABEL WANT_RC ARGS...: one line on stderr when it fails
 	local label=$1 want=$2 rc
@@ -32,8 +31,8 @@ run() {		# LABEL WANT_RC ARGS...: one line on stderr when it fails
 	checks=$((checks + 1))
 	"$hist" "$@" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
-	[ "$rc" = "$want" ] || fail "$label: exit $rc, expected $want: $(cat "$tmp/err")"
-	[ "$want" = 0 ] || [ "$(wc -l <"$tmp/err")" = 1 ] || fail "$label: $(wc -l <"$tmp/err") lines on stderr, expected 1"
+	[ "$rc" = "$want" ] || soft_fail "$label: exit $rc, expected $want: $(cat "$tmp/err")"
+	[ "$want" = 0 ] || [ "$(wc -l <"$tmp/err")" = 1 ] || soft_fail "$label: $(wc -l <"$tmp/err") lines on stderr, expected 1"
 }
 
 # the history itself on the ordinary /tmp: only the outputs go to the full disk
@@ -46,24 +45,24 @@ echo 'an older trend' >"$mnt/trend.txt"
 : >"$mnt/zero.sqlite"
 cat /dev/zero >"$mnt/fill" 2>/dev/null	# until the disk is full
 checks=$((checks + 1))
-! echo x >"$mnt/probe" 2>/dev/null || fail "$mnt is not full"
+! echo x >"$mnt/probe" 2>/dev/null || soft_fail "$mnt is not full"
 rm -f "$mnt/probe"
 
 run "baseline -o a file on a full disk" 1 baseline last:2 --db "$db" -o "$mnt/base.json"
 grep -qx "knotif-history: writing $mnt/base.json: No space left on device" "$tmp/err" ||
-	fail "baseline on a full disk: message: $(cat "$tmp/err")"
+	soft_fail "baseline on a full disk: message: $(cat "$tmp/err")"
 expect "baseline on a full disk keeps the older file" '{"an": "older baseline"}' "$(cat "$mnt/base.json")"
 run "trend -o a file on a full disk" 1 trend --format json --db "$db" -o "$mnt/trend.txt"
 expect "trend on a full disk keeps the older file" 'an older trend' "$(cat "$mnt/trend.txt")"
 run "baseline -o a new file on a full disk" 1 baseline last:2 --db "$db" -o "$mnt/new.json"
 checks=$((checks + 1))
-[ ! -e "$mnt/new.json" ] || fail "baseline on a full disk left $(stat -c %s "$mnt/new.json") bytes of $mnt/new.json"
+[ ! -e "$mnt/new.json" ] || soft_fail "baseline on a full disk left $(stat -c %s "$mnt/new.json") bytes of $mnt/new.json"
 
 run "record into a new file on a full disk" 1 record "$a" --db "$mnt/new.sqlite"
-grep -q 'full' "$tmp/err" || fail "record on a full disk: message: $(cat "$tmp/err")"
+grep -q 'full' "$tmp/err" || soft_fail "record on a full disk: message: $(cat "$tmp/err")"
 run "record into a 0-byte file on a full disk" 1 record "$a" --db "$mnt/zero.sqlite"
 checks=$((checks + 1))
-[ -f "$mnt/zero.sqlite" ] || fail "record on a full disk removed $mnt/zero.sqlite, which it did not create"
+[ -f "$mnt/zero.sqlite" ] || soft_fail "record on a full disk removed $mnt/zero.sqlite, which it did not create"
 expect "nothing left on the full disk" "base.json fill trend.txt zero.sqlite" "$(ls -A "$mnt" | xargs)"
 
 # room again: the same commands work (the failures above were the disk's)
@@ -71,5 +70,4 @@ rm "$mnt/fill"
 run "baseline -o with room" 0 baseline last:2 --db "$db" -o "$mnt/base.json"
 expect "baseline with room: written" "[1,2]" "$(jq -c '[.context.knotif.baseline.runs[].id]' "$mnt/base.json")"
 
-echo "$((checks - fails))/$checks checks passed"
-[ "$fails" = 0 ]
+finish

@@ -2,20 +2,21 @@
 # A private PostgreSQL server for one test: initdb into a temporary folder,
 # the server on a Unix socket there (no TCP), run as an unprivileged user
 # (nobody when the test runs as root: PostgreSQL refuses root), gone when the
-# test ends however it ends: pg_stop from the test's EXIT trap, and
+# test ends however it ends: pg_stop at the test's exit (on_exit), and
 # --pdeathsig KILL on the postmaster if the test itself is killed (its
 # backends then exit on the postmaster's death). The folder of a killed test
 # cannot be removed by it: its name carries the test's PID, and the next
 # pg_start removes every such folder whose test is gone. The folders live in
 # $KNOTIF_PG_ROOT (default /tmp; set before sourcing this).
-# Source it, then:
+# Source it (after testlib.sh), then:
 #   pg_start || exit 77      # prints "skip: <reason>" when it cannot
 #   uri=$(pg_newdb NAME)     # a fresh database: postgresql:///NAME?host=DIR&user=knotif
 #   pg_sql NAME "SQL"        # psql -At
 #   pg_crash / pg_launch     # the server goes away at once / comes back on its data
-#   pg_stop                  # in the EXIT trap
+#   pg_stop                  # at exit: on_exit pg_stop (testlib.sh)
 
-# a signal ends the test through its EXIT trap (bash skips it on a fatal signal)
+# a signal ends the test through its EXIT trap, which runs its on_exit
+# commands (bash skips it on a fatal signal)
 trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 143' TERM

@@ -9,42 +9,41 @@
 # stops (immediate shutdown: every backend quits at once).
 # Usage: server_gone.sh KNOTIF_HISTORY RUN.json   Exit 0/1/77.
 set -uo pipefail
+. "$(dirname "$0")/../../../scripts/tests/testlib.sh"
 hist=$1 a=$2
 here=$(dirname "$0")
-command -v jq >/dev/null || { echo "skip: jq not installed"; exit 77; }
-tmp=$(mktemp -d)
+command -v jq >/dev/null || skip "jq not installed"
+tmp=$TEST_TMP
 . "$here/pg.sh"
 pids=()
-trap 'for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; wait "$p"; done; pg_stop; rm -rf "$tmp"' EXIT
+on_exit 'for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; wait "$p"; done; pg_stop'
 pg_start || exit 77
 db=$(pg_newdb h) || exit 1
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
-"$hist" record "$a" --db "$db" >/dev/null || fail "first record"
+"$hist" record "$a" --db "$db" >/dev/null || soft_fail "first record"
 # runs of their own (the same run twice is refused)
 jq '.context.host_name = "importer"' "$a" >"$tmp/importer.json"
 jq '.context.host_name = "after"' "$a" >"$tmp/after.json"
 # the lock holder, then the importer that must wait for it
-pg_lock_results h || fail "the lock on results was never granted"
+pg_lock_results h || soft_fail "the lock on results was never granted"
 "$hist" record "$tmp/importer.json" --db "$db" >"$tmp/out" 2>"$tmp/err" &
 importer=$!
 pids+=($importer)
-[ -n "$(pg_waiting_importer h)" ] || fail "the importer never waited for the lock on results"
+[ -n "$(pg_waiting_importer h)" ] || soft_fail "the importer never waited for the lock on results"
 pg_crash
 wait "$importer"
 rc=$?
-[ "$rc" = 1 ] || fail "importer: exit $rc, expected 1"
-[ "$(wc -l <"$tmp/err")" = 1 ] || fail "importer: $(wc -l <"$tmp/err") lines on stderr, expected 1"
+[ "$rc" = 1 ] || soft_fail "importer: exit $rc, expected 1"
+[ "$(wc -l <"$tmp/err")" = 1 ] || soft_fail "importer: $(wc -l <"$tmp/err") lines on stderr, expected 1"
 grep -q '^knotif-history: lost the connection to the PostgreSQL server postgresql:///h' "$tmp/err" ||
-	fail "importer: message: $(cat "$tmp/err")"
-[ ! -s "$tmp/out" ] || fail "importer reported success: $(cat "$tmp/out")"
+	soft_fail "importer: message: $(cat "$tmp/err")"
+[ ! -s "$tmp/out" ] || soft_fail "importer reported success: $(cat "$tmp/out")"
 cat "$tmp/err"
 
 pg_launch || exit 1
 got="$(pg_sql h 'SELECT count(*) FROM runs') $(pg_sql h 'SELECT count(DISTINCT run_id) FROM results')"
-[ "$got" = "1 1" ] || fail "after the server came back: runs, runs with results: got '$got', expected '1 1'"
-"$hist" record "$tmp/after.json" --db "$db" >/dev/null || fail "record after the restart"
-[ "$(pg_sql h 'SELECT count(*) FROM runs')" = 2 ] || fail "record after the restart: not stored"
+[ "$got" = "1 1" ] || soft_fail "after the server came back: runs, runs with results: got '$got', expected '1 1'"
+"$hist" record "$tmp/after.json" --db "$db" >/dev/null || soft_fail "record after the restart"
+[ "$(pg_sql h 'SELECT count(*) FROM runs')" = 2 ] || soft_fail "record after the restart: not stored"
 echo "$fails failures"
-[ "$fails" = 0 ]
+finish

@@ -12,49 +12,48 @@
 # test started and recorded are signalled.
 # Usage: server_stopped.sh KNOTIF_HISTORY RUN.json   Exit 0/1/77.
 set -uo pipefail
+. "$(dirname "$0")/../../../scripts/tests/testlib.sh"
 hist=$1 a=$2
 here=$(dirname "$0")
-command -v jq >/dev/null || { echo "skip: jq not installed"; exit 77; }
-tmp=$(mktemp -d)
+command -v jq >/dev/null || skip "jq not installed"
+tmp=$TEST_TMP
 . "$here/pg.sh"
 pids=() stopped=()
-trap 'for p in "${stopped[@]}"; do kill -CONT "$p" 2>/dev/null; done
-	for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; wait "$p"; done; pg_stop; rm -rf "$tmp"' EXIT
+on_exit 'for p in "${stopped[@]}"; do kill -CONT "$p" 2>/dev/null; done
+	for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; wait "$p"; done; pg_stop'
 pg_start || exit 77
 db=$(pg_newdb h) || exit 1
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 timeout=8 bound=25	# KNOTIF_DB_TIMEOUT, and what the test allows on a loaded machine
 
-"$hist" record "$a" --db "$db" >/dev/null || fail "first record"
+"$hist" record "$a" --db "$db" >/dev/null || soft_fail "first record"
 jq '.context.host_name = "importer"' "$a" >"$tmp/importer.json"
 jq '.context.host_name = "after"' "$a" >"$tmp/after.json"
 # the lock holder, then the importer that must wait for it
-pg_lock_results h || { fail "the lock on results was never granted"; exit 1; }
+pg_lock_results h || fail "the lock on results was never granted"
 KNOTIF_DB_TIMEOUT=$timeout "$hist" record "$tmp/importer.json" --db "$db" >"$tmp/out" 2>"$tmp/err" &
 importer=$!
 pids+=($importer)
 backend=$(pg_waiting_importer h)
-[ -n "$backend" ] || { fail "the importer never waited for the lock on results"; exit 1; }
+[ -n "$backend" ] || fail "the importer never waited for the lock on results"
 
 # the server stops: the postmaster and the importer's backend
 stopped=("$pg_pid" "$backend")
-kill -STOP "${stopped[@]}" || { fail "cannot stop the server's processes ${stopped[*]}"; exit 1; }
+kill -STOP "${stopped[@]}" || fail "cannot stop the server's processes ${stopped[*]}"
 start=$SECONDS
 while kill -0 "$importer" 2>/dev/null && [ $((SECONDS - start)) -lt "$bound" ]; do
 	sleep 0.2
 done
 if kill -0 "$importer" 2>/dev/null; then
-	fail "the importer still waits for the stopped server after $bound s"
+	soft_fail "the importer still waits for the stopped server after $bound s"
 	kill -KILL "$importer"
 fi
 wait "$importer"
 rc=$? took=$((SECONDS - start))
-[ "$rc" = 1 ] || fail "importer: exit $rc, expected 1"
-[ "$(wc -l <"$tmp/err")" = 1 ] || fail "importer: $(wc -l <"$tmp/err") lines on stderr, expected 1"
+[ "$rc" = 1 ] || soft_fail "importer: exit $rc, expected 1"
+[ "$(wc -l <"$tmp/err")" = 1 ] || soft_fail "importer: $(wc -l <"$tmp/err") lines on stderr, expected 1"
 grep -q "^knotif-history: the PostgreSQL server postgresql:///h?.* did not answer within $timeout s" "$tmp/err" ||
-	fail "importer: message: $(cat "$tmp/err")"
-[ ! -s "$tmp/out" ] || fail "importer reported success: $(cat "$tmp/out")"
+	soft_fail "importer: message: $(cat "$tmp/err")"
+[ ! -s "$tmp/out" ] || soft_fail "importer reported success: $(cat "$tmp/out")"
 echo "the importer gave up after ${took} s: $(cat "$tmp/err")"
 
 # connecting to the stopped server gives up too
@@ -62,7 +61,7 @@ start=$SECONDS
 KNOTIF_DB_TIMEOUT=3 timeout "$bound" "$hist" list --db "$db" >/dev/null 2>"$tmp/err"
 rc=$? took=$((SECONDS - start))
 [ "$rc" = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] ||
-	fail "list on the stopped server: exit $rc after $took s (124: still waiting after $bound s): $(cat "$tmp/err")"
+	soft_fail "list on the stopped server: exit $rc after $took s (124: still waiting after $bound s): $(cat "$tmp/err")"
 
 # the server goes on: the importer's transaction is rolled back, the next record works
 kill -CONT "${stopped[@]}"
@@ -73,8 +72,8 @@ for _ in $(seq 100); do
 done
 pg_sql h "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'h' AND pid <> pg_backend_pid()" >/dev/null
 got="$(pg_sql h 'SELECT count(*) FROM runs') $(pg_sql h 'SELECT count(DISTINCT run_id) FROM results')"
-[ "$got" = "1 1" ] || fail "after the server went on: runs, runs with results: got '$got', expected '1 1'"
-"$hist" record "$tmp/after.json" --db "$db" >/dev/null || fail "record after the server went on"
-[ "$(pg_sql h 'SELECT count(*) FROM runs')" = 2 ] || fail "record after the server went on: not stored"
+[ "$got" = "1 1" ] || soft_fail "after the server went on: runs, runs with results: got '$got', expected '1 1'"
+"$hist" record "$tmp/after.json" --db "$db" >/dev/null || soft_fail "record after the server went on"
+[ "$(pg_sql h 'SELECT count(*) FROM runs')" = 2 ] || soft_fail "record after the server went on: not stored"
 echo "$fails failures"
-[ "$fails" = 0 ]
+finish

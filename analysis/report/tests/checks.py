@@ -1,26 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
-"""What the report's tests share: failures gathered by check(), a skip with
-its reason, the slug a page's ids are made of, and knotif-report's
-bad-usage contract (exit 2, one 'knotif-report: ' line)."""
+"""What the report's tests share: the suite's check(), failures and skip()
+(scripts/tests/testlib.py), the slug a page's ids are made of, and
+knotif-report's bad-usage contract (exit 2, one 'knotif-report: ' line)."""
 import os
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from knotif_report.shown import slug  # noqa: E402,F401 (the page's own, not a copy)
-
-failures = []
-
-
-def skip(why):
-    print("SKIP: " + why)
-    sys.exit(77)
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL: " + what, file=sys.stderr)
+from testlib import check, failures, skip  # noqa: E402,F401
 
 
 def expect_usage_error(report, args, what):

@@ -6,21 +6,17 @@
 # markdown has a row per method, and bad flags exit 2 with one line.
 # usage: compare_workloads.sh KNOTIF_RUN
 set -u
+. "$(dirname "$0")/../../../scripts/tests/testlib.sh"
 RUN=$1
 CW=$(dirname "$0")/../compare-workloads
 TMP=$(mktemp -d /tmp/knotif-workloads-test.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
+on_exit 'rm -rf "$TMP"'
 
 for tool in hyperfine strace taskset jq; do
-	command -v $tool >/dev/null || { echo "SKIP: $tool not installed"; exit 77; }
+	command -v $tool >/dev/null || skip "$tool not installed"
 done
 if ! "$RUN" --quiet -- true 2>"$TMP/err"; then
-	grep -q 'unsupported:' "$TMP/err" && { echo "SKIP: $(cat "$TMP/err")"; exit 77; }
+	grep -q 'unsupported:' "$TMP/err" && skip "$(cat "$TMP/err")"
 	fail "knotif-run -- true: $(cat "$TMP/err")"
 fi
 

@@ -11,19 +11,16 @@
 #  - the full matrix without --out still writes results/workloads/ (the regen).
 # usage: partial_run.sh   (bash; jq and /usr/bin/python3)
 set -euo pipefail
+. "$(dirname "$0")/../../../scripts/tests/testlib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../../.." && pwd)
 
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
 for tool in jq /usr/bin/python3 sha256sum; do
-	command -v "$tool" >/dev/null || { echo "SKIP: $tool not installed"; exit 77; }
+	command -v "$tool" >/dev/null || skip "$tool not installed"
 done
 
 TMP=$(mktemp -d /tmp/knotif-workloads-partial.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+on_exit 'rm -rf "$TMP"'
 sums() { (cd "$1" && sha256sum -- *); }
 real_before=$(sums "$ROOT/results/workloads")
 

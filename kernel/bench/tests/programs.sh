@@ -6,9 +6,9 @@
 # and bad usage is exit 2 with one line; listener-contention's timed looper
 # is refused exactly --samples times and every victim gets its listener.
 set -euo pipefail
+. "$(dirname "$0")/../../../scripts/tests/testlib.sh"
 roundtrip=$1 wake=$2 contention=$3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp=$TEST_TMP
 
 "$roundtrip" --samples=200 --benchmark_repetitions=2 --benchmark_out="$tmp/rt.json" >/dev/null
 "$wake" --samples=20 --benchmark_repetitions=2 --tasks=8 --benchmark_out="$tmp/wake.json" >/dev/null
@@ -58,8 +58,8 @@ PY
 refused() {
 	local out rc=0
 	out=$("$@" 2>&1 >/dev/null) || rc=$?
-	[ "$rc" -eq 2 ] || { echo "FAIL: $* exited $rc, want 2"; exit 1; }
-	[ -n "$out" ] || { echo "FAIL: $* said nothing"; exit 1; }
+	[ "$rc" -eq 2 ] || fail "$* exited $rc, want 2"
+	[ -n "$out" ] || fail "$* said nothing"
 }
 refused "$wake" --tasks=0
 refused "$wake" --tasks=1025

@@ -8,7 +8,7 @@
 # logged as its address, not as the zeros /proc/PID/mem would show there.
 RUN=$1 PROBE=$2
 . "$(dirname "$0")/lib.sh"
-command -v jq >/dev/null || { echo "SKIP: jq is needed"; exit 77; }
+command -v jq >/dev/null || skip "jq is needed"
 
 cd "$TMP" || fail "cd $TMP"
 evil=$'x\n[pid 1] execve("/bin/evil", ["evil"], 0x0)\xff\\x41'

@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # Shared by the knotif-run tests: sourced with RUN (knotif-run) and PROBE (run_probe) set.
-# Each test exits 0 pass, 1 fail, 77 skip (with its reason).
+# Each test exits 0 pass, 1 fail, 77 skip (with its reason): testlib.sh's
+# fail and skip, sourced here first.
 
 set -u
+. "$(dirname "${BASH_SOURCE[0]}")/../../../scripts/tests/testlib.sh"
 TMP=$(mktemp -d /tmp/knotif-run-test.XXXXXX)
-# a kernel WARNING/BUG logged while the test ran fails it
-. "$(dirname "${BASH_SOURCE[0]}")/../../../scripts/kmsg-guard.sh"
 
 # A mark only this test's commands carry (run them as env KNOTIF_RUN_MARK="$MARK"
 # CMD): marked lists the live processes with it in their environment.
@@ -41,12 +41,7 @@ kill_recorded() {
 	done
 	return 0
 }
-trap 'rc=$?; kill_recorded; rm -rf "$TMP"; kmsg_guard_exit $rc' EXIT
-
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
+on_exit 'kill_recorded; rm -rf "$TMP"'
 
 # exact equality, with both values in the message
 expect_eq() {
@@ -80,9 +75,6 @@ lines() {
 
 # a kernel without user notification (or CONTINUE) is a skip, not a failure
 if ! "$RUN" --quiet -- true 2>"$TMP/probe.err"; then
-	if grep -q 'unsupported:' "$TMP/probe.err"; then
-		echo "SKIP: $(cat "$TMP/probe.err")"
-		exit 77
-	fi
+	grep -q 'unsupported:' "$TMP/probe.err" && skip "$(cat "$TMP/probe.err")"
 	fail "knotif-run -- true: $(cat "$TMP/probe.err")"
 fi

@@ -7,7 +7,7 @@
 # "unsupported: <that reason>" and exit 0.
 RUN=$1 PROBE=$2 BENCH=$3 STRESS=$4
 . "$(dirname "$0")/lib.sh"
-command -v jq >/dev/null || { echo "SKIP: jq is needed"; exit 77; }
+command -v jq >/dev/null || skip "jq is needed"
 why="a seccomp listener already exists in this task's filter chain: running under another notification supervisor (knotif-run, a container's seccomp agent)? (probe: Device or resource busy)"
 
 "$RUN" --quiet -- "$RUN" --quiet -- true 2>"$TMP/err"

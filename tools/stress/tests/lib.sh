@@ -1,15 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
-# Sourced by the knotif-stress shell tests: the binary from ctest's
-# environment, a scratch directory, and the 0/1/77 convention.
+# Sourced by the knotif-stress shell tests: testlib.sh (the 0/1/77
+# convention and a scratch directory), and the binary from ctest's
+# environment.
 set -u
+. "$(dirname "${BASH_SOURCE[0]}")/../../../scripts/tests/testlib.sh"
 : "${KNOTIF_STRESS:?run through ctest}"
 here=$(dirname "$0")
-tmp=$(mktemp -d)
-# a kernel WARNING/BUG logged while the test ran fails it
-. "$(dirname "${BASH_SOURCE[0]}")/../../../scripts/kmsg-guard.sh"
-trap 'rc=$?; rm -rf "$tmp"; kmsg_guard_exit $rc' EXIT
-fail() { echo "not ok: $*"; exit 1; }
-skip() { echo "skip: $*"; exit 77; }
+tmp=$TEST_TMP
 
 # stress ARGS... -- CHECKS...: run knotif-stress (JSON to $tmp/out.json), require
 # exit 0, then hold every row to each Python expression in CHECKS (r = the row).

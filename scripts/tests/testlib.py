@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The 0/1/77 convention of the Python tests, as scripts/tests/testlib.sh is
+of the shell ones. Every test registered with knotif_test() (cmake/) finds
+this module on PYTHONPATH. (The kernel-log scan is the runner's:
+scripts/tests/kmsg-run.)
+
+  skip(reason)      'skip: reason', exit 77: a skip always says why
+  fail(msg)         'not ok: msg', exit 1 at once
+  soft_fail(msg)    'not ok: msg', kept in failures; the test goes on
+  check(cond, what) soft_fail(what) unless cond; returns cond
+  finish()          exit 1 after any soft failure ('N failures'), else 0
+"""
+import sys
+
+failures = []
+
+
+def skip(reason):
+    print("skip: " + reason, flush=True)
+    sys.exit(77)
+
+
+def fail(msg):
+    print("not ok: " + msg, flush=True)
+    sys.exit(1)
+
+
+def soft_fail(msg):
+    failures.append(msg)
+    print("not ok: " + msg, flush=True)
+
+
+def check(cond, what):
+    if not cond:
+        soft_fail(what)
+    return cond
+
+
+def finish():
+    if failures:
+        print("%d failures" % len(failures), flush=True)
+        sys.exit(1)
+    sys.exit(0)
