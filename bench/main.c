@@ -82,26 +82,6 @@ static const char usage_text[] =
 "  knotif-bench --benchmark_filter='^unotif/sync' --placement=same\n"
 "  knotif-bench --benchmark_repetitions=9 --benchmark_out=run.json\n";
 
-static void parse_placements(struct options *o, const char *list)
-{
-	char *copy = strdup(list), *save = NULL;
-
-	if (!copy)
-		die("out of memory");
-	cli_list_check("--placement", list);
-	memset(o->placements, 0, sizeof(o->placements));
-	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		enum placement p;
-
-		if (placement_parse(tok, &p))
-			usage_error("invalid value for --placement: '%s' (expected same, cross or free)", tok);
-		o->placements[p] = true;
-	}
-	free(copy);
-	if (!o->placements[0] && !o->placements[1] && !o->placements[2])
-		usage_error("--placement needs at least one of same, cross, free");
-}
-
 enum {
 	OPT_FILTER = 256, OPT_REPS, OPT_MIN_TIME, OPT_LIST, OPT_COUNTERS,
 	OPT_PLACEMENT, OPT_SYSCALL, OPT_SAMPLES, OPT_SAMPLES_OUT, OPT_TIMEOUT, OPT_TRACE,
@@ -154,7 +134,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 			o->list = cli_bool("--benchmark_list_tests", optarg);
 			break;
 		case OPT_PLACEMENT:
-			parse_placements(o, optarg);
+			cli_placements("--placement", optarg, o->placements);
 			break;
 		case OPT_SYSCALL:
 			o->sys = syscall_lookup(optarg);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "cpu.h"
 #include "knotif_git_sha.h"
 
 int64_t cli_int(const char *flag, const char *s, int64_t lo, int64_t hi)
@@ -54,6 +55,39 @@ void cli_list_check(const char *flag, const char *list)
 
 	if (strspn(list, ",") < n && (list[0] == ',' || list[n - 1] == ',' || strstr(list, ",,")))
 		usage_error("invalid value for %s: '%s' (an empty item in the list)", flag, list);
+}
+
+void cli_choices(const char *flag, const char *list, const char *const *choices, int n, bool *set,
+		 const char *expected)
+{
+	char *copy = strdup(list), *save = NULL;
+	bool any = false;
+
+	if (!copy)
+		die("out of memory");
+	cli_list_check(flag, list);
+	memset(set, 0, (size_t)n * sizeof(bool));
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int i;
+
+		for (i = 0; i < n && strcmp(tok, choices[i]); i++)
+			;
+		if (i == n)
+			usage_error("invalid value for %s: '%s' (expected %s)", flag, tok, expected);
+		set[i] = any = true;
+	}
+	free(copy);
+	if (!any)
+		usage_error("%s needs at least one of %s", flag, expected);
+}
+
+void cli_placements(const char *flag, const char *list, bool *set)
+{
+	const char *names[PLACEMENT_COUNT];
+
+	for (int p = 0; p < PLACEMENT_COUNT; p++)
+		names[p] = placement_name((enum placement)p);
+	cli_choices(flag, list, names, PLACEMENT_COUNT, set, "same, cross or free");
 }
 
 bool cli_bool(const char *flag, const char *s)

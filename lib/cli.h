@@ -19,6 +19,15 @@ double cli_seconds(const char *flag, const char *s, double lo, double hi);
 enum out_format cli_format(const char *flag, const char *s);
 /* A comma-separated list has no empty item ("a,,b", ",a", "a,"): else a usage error ("" and "," are the caller's to judge). */
 void cli_list_check(const char *flag, const char *list);
+/*
+ * A comma-separated list of words from choices[0..n-1] into set[] (set[i]:
+ * choices[i] was named); a word outside them is a usage error naming
+ * expected ("shared or per-target").
+ */
+void cli_choices(const char *flag, const char *list, const char *const *choices, int n, bool *set,
+		 const char *expected);
+/* --placement=LIST: same, cross, free (lib/cpu.h) into set[PLACEMENT_COUNT] */
+void cli_placements(const char *flag, const char *list, bool *set);
 /* absent (a bare flag), true, 1, false, 0 */
 bool cli_bool(const char *flag, const char *s);
 
