@@ -18,6 +18,7 @@
 #include "counters.h"
 #include "gbjson.h"
 #include "harness.h"
+#include "progress.h"
 #include "result.h"
 #include "sysinfo.h"
 #include "trace_phases.h"
@@ -285,10 +286,8 @@ static json_t *run_context(const struct options *o, int argc, char **argv, const
 	json_object_set_new(k, "repetitions", json_integer(o->reps));
 	json_object_set_new(k, "min_time_s", json_real(o->min_time_s));
 	for (int i = 0; i < n; i++) {
-		if (res[i].status == RESULT_OK && !json_object_get(pl, placement_name(res[i].placement)))
-			json_object_set_new(pl, placement_name(res[i].placement),
-					    json_pack("{s:i,s:i}", "target_cpu", res[i].cpus[0],
-						      "supervisor_cpu", res[i].cpus[1]));
+		if (res[i].status == RESULT_OK)
+			gb_context_placement(pl, placement_name(res[i].placement), res[i].cpus);
 		if (res[i].status == RESULT_OK && !json_object_get(k, "timer_ns"))
 			json_object_set_new(k, "timer_ns", json_integer(res[i].timer_ns));
 	}
@@ -452,8 +451,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < n; i++) {
 		if (res[i].status == RESULT_SKIPPED)
 			continue;
-		if (isatty(STDERR_FILENO))
-			fprintf(stderr, "\r\033[K[%d/%d] %s", ++ran, n, res[i].name);
+		progress_show(++ran, n, res[i].name, -1);
 		if (tp && res[i].selected && res[i].m->trace_kind)
 			trace_phases_begin(tp);
 		else if (tp && res[i].selected)
@@ -468,12 +466,10 @@ int main(int argc, char **argv)
 					 res[i].m->trace_kind);
 		if (res[i].status == RESULT_FAILED) {
 			failed++;
-			fprintf(stderr, "%s%s: %s: %s\n", isatty(STDERR_FILENO) ? "\r\033[K" : "",
-				knotif_prog, res[i].name, res[i].message);
+			progress_failed(res[i].name, res[i].message);
 		}
 	}
-	if (isatty(STDERR_FILENO))
-		fputs("\r\033[K", stderr);
+	progress_end();
 	if (!target_locked || !sup_locked)
 		fprintf(stderr, "%s: note: mlockall failed in the %s (needs CAP_IPC_LOCK or a larger "
 			"RLIMIT_MEMLOCK): page faults may reach the tail\n", knotif_prog,

@@ -76,6 +76,13 @@ static json_t *row_base(const char *name, const char *run_name, int family_index
 	return row;
 }
 
+void gb_context_placement(json_t *placements, const char *name, const int cpus[2])
+{
+	if (!json_object_get(placements, name))
+		json_object_set_new(placements, name, json_pack("{s:i,s:i}", "target_cpu", cpus[0],
+								 "supervisor_cpu", cpus[1]));
+}
+
 json_t *gb_iteration(const char *run_name, int family_index, int rep_index, int reps,
 		     int64_t iterations, double real_ns, double cpu_ns)
 {

@@ -21,6 +21,12 @@
 /* date, host_name, executable, num_cpus, mhz_per_cpu, caches, load_avg, ... + knotif{} */
 json_t *gb_context(int argc, char **argv);
 
+/*
+ * context.knotif.placements.<name> = { target_cpu, supervisor_cpu }: the
+ * CPUs a placement used, recorded by the first run at it (-1: unpinned).
+ */
+void gb_context_placement(json_t *placements, const char *name, const int cpus[2]);
+
 /* run_type "iteration"; times in ns */
 json_t *gb_iteration(const char *run_name, int family_index, int rep_index, int reps,
 		     int64_t iterations, double real_ns, double cpu_ns);

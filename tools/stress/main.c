@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "gbjson.h"
 #include "kernel_features.h"
+#include "progress.h"
 #include "options.h"
 #include "report.h"
 #include "run.h"
@@ -155,10 +156,8 @@ static json_t *run_context(const struct options *o, int argc, char **argv, const
 	json_object_set_new(k, "rlimit_nofile", json_integer((json_int_t)rl.rlim_cur));
 	json_object_set_new(k, "repetitions", json_integer(o->reps));
 	for (int i = 0; i < n; i++)
-		if (r[i].status == RUN_OK && !json_object_get(pl, placement_name(r[i].c.placement)))
-			json_object_set_new(pl, placement_name(r[i].c.placement),
-					    json_pack("{s:i,s:i}", "target_cpu", r[i].c.cpus[0],
-						      "supervisor_cpu", r[i].c.cpus[1]));
+		if (r[i].status == RUN_OK)
+			gb_context_placement(pl, placement_name(r[i].c.placement), r[i].c.cpus);
 	json_object_set_new(k, "placements", pl);
 	json_object_set_new(k, "clock_in_vdso", json_boolean(sysinfo_clock_in_vdso()));
 	return ctx;
@@ -232,21 +231,18 @@ int main(int argc, char **argv)
 			continue;
 		}
 		for (int rep = 0; rep < o.reps; rep++) {
-			if (isatty(STDERR_FILENO))
-				fprintf(stderr, "\r\033[K[%d/%d] %s #%d", i + 1, n, runs[i].name, rep);
+			progress_show(i + 1, n, runs[i].name, rep);
 			if (runs[i].pending)
 				run_pending(&runs[i], &mem, &g[rep]);
 			else
 				run_stress(&runs[i], &mem, &g[rep]);
 			if (g[rep].status == RUN_FAILED) {
 				failed++;
-				fprintf(stderr, "%s%s: %s: %s\n", isatty(STDERR_FILENO) ? "\r\033[K" : "",
-					knotif_prog, runs[i].name, g[rep].message);
+				progress_failed(runs[i].name, g[rep].message);
 			}
 		}
 	}
-	if (isatty(STDERR_FILENO))
-		fputs("\r\033[K", stderr);
+	progress_end();
 	ctx = run_context(&o, argc, argv, res, n * o.reps);
 	rows = report_rows(res, n, o.reps);
 	gb_output_write(&o.output, ctx, rows, print_console,
