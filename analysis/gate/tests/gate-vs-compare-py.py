@@ -13,6 +13,8 @@ import subprocess
 import sys
 import tempfile
 
+from testlib import check, fail, finish, skip, soft_fail
+
 COMPARE_PY = "/usr/share/benchmark/compare.py"
 THRESHOLD, ALPHA = 0.5, 0.05
 TIMES = ["real_time", "cpu_time", "min", "p50", "p90", "p99", "p999", "max", "stddev"]
@@ -41,7 +43,7 @@ def ours(tool, a, b):
     p = subprocess.run([tool, "--metric=real_time", "--floor=gate", "--format=json", a, b],
                        capture_output=True, text=True)
     if p.returncode not in (0, 1):
-        raise SystemExit(f"FAIL: knotif-compare exited {p.returncode}: {p.stderr}")
+        fail(f"knotif-compare exited {p.returncode}: {p.stderr}")
     return p.returncode, {r["name"]: r for r in json.loads(p.stdout)["benchmarks"]}
 
 
@@ -60,37 +62,33 @@ def expected_verdict(cp):
 def check_pair(tool, a, b, label, tmp):
     cp = compare_py(a, b, tmp)
     rc, mine = ours(tool, a, b)
-    bad, seen = 0, 0
+    seen = 0
     for name, row in mine.items():
         if name not in cp or not cp[name]["utest"]:
             continue
         seen += 1
         theirs = cp[name]["utest"]["time_pvalue"]
         want = expected_verdict(cp[name])
-        if abs(row["pvalue"] - theirs) > 1e-9 * theirs + 1e-15 or row["verdict"] != want:
-            bad += 1
-            print(f"FAIL {label} {name}: ours p={row['pvalue']!r} {row['verdict']}; "
-                  f"compare.py p={theirs!r} -> {want}")
+        check(abs(row["pvalue"] - theirs) <= 1e-9 * theirs + 1e-15 and row["verdict"] == want,
+              f"{label} {name}: ours p={row['pvalue']!r} {row['verdict']}; "
+              f"compare.py p={theirs!r} -> {want}")
     if not seen:
-        print(f"FAIL {label}: compare.py ran no U test")
-        return 1, rc
-    print(f"{label}: {seen} benchmarks, p-values and verdicts agree with compare.py (exit {rc})")
-    return bad, rc
+        soft_fail(f"{label}: compare.py ran no U test")
+    else:
+        print(f"{label}: {seen} benchmarks compared with compare.py (exit {rc})")
+    return rc
 
 
 def main():
     tool, a, b = sys.argv[1:4]
     if not os.path.exists(COMPARE_PY):
-        print(f"skip: {COMPARE_PY} not installed (Debian package libbenchmark-tools)")
-        return 77
+        skip(f"{COMPARE_PY} not installed (Debian package libbenchmark-tools)")
     try:
         import scipy  # noqa: F401  compare.py needs it
     except ImportError:
-        print("skip: /usr/bin/python3 has no scipy, which compare.py needs")
-        return 77
+        skip("/usr/bin/python3 has no scipy, which compare.py needs")
     with open(a) as f:
         doc_a = json.load(f)
-    bad = 0
     with tempfile.TemporaryDirectory() as tmp:
         slow = os.path.join(tmp, "slow.json")
         with open(slow, "w") as f:
@@ -100,13 +98,10 @@ def main():
             json.dump(scaled(doc_a, "ptrace-seccomp/emulate/placement:same", 0.4), f)
         for x, y, label, want_rc in [(a, b, "two real runs", None), (a, a, "a run and itself", 0),
                                      (a, slow, "unotif x2", 1), (a, fast, "ptrace x0.4", 0)]:
-            n, rc = check_pair(tool, x, y, label, tmp)
-            bad += n
-            if want_rc is not None and rc != want_rc:
-                print(f"FAIL {label}: knotif-compare exited {rc}, expected {want_rc}")
-                bad += 1
-    return 1 if bad else 0
+            rc = check_pair(tool, x, y, label, tmp)
+            check(want_rc is None or rc == want_rc, f"{label}: knotif-compare exited {rc}, expected {want_rc}")
+    finish()
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

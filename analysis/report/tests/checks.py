@@ -8,7 +8,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from knotif_report.shown import slug  # noqa: E402,F401 (the page's own, not a copy)
-from testlib import check, failures, skip  # noqa: E402,F401
+from testlib import check, fail, failures, skip, soft_fail  # noqa: E402,F401
 
 
 def expect_usage_error(report, args, what):

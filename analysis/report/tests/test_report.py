@@ -22,7 +22,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import chromium  # noqa: E402
-from checks import check, expect_usage_error, failures, skip, slug  # noqa: E402
+from checks import check, expect_usage_error, fail, failures, skip, slug, soft_fail  # noqa: E402
 BENCH, RUN, REPORT = sys.argv[1:4]
 STRESS = sys.argv[4] if len(sys.argv) > 4 else None
 TRACE = sys.argv[5] if len(sys.argv) > 5 else None
@@ -32,7 +32,7 @@ FILTER = r"^(null|sud|unotif/sync/emulate|ptrace-syscall|pingpong/(pipe|futex))/
 def chromium_dom(page, tmp, screenshot=None):
     dom, error = chromium.dump_dom(page, tmp, screenshot)
     if error:
-        failures.append(error)
+        soft_fail(error)
     return dom
 
 
@@ -40,7 +40,7 @@ def report(args, tmp, name):
     out = os.path.join(tmp, name)
     res = subprocess.run([REPORT] + args + ["-o", out], capture_output=True, text=True, timeout=300)
     if res.returncode != 0:
-        failures.append("knotif-report %s: exit %d: %s" % (" ".join(args), res.returncode, res.stderr.strip()))
+        soft_fail("knotif-report %s: exit %d: %s" % (" ".join(args), res.returncode, res.stderr.strip()))
         return None
     with open(out, encoding="utf-8") as f:
         text = f.read()
@@ -62,8 +62,7 @@ def main():
                               "--benchmark_repetitions=2", "--benchmark_format=json", "--benchmark_out=" + run_json,
                               "--samples_out=" + run_csv], capture_output=True, text=True, timeout=300)
         if res.returncode != 0:
-            print("FAIL: knotif-bench exit %d: %s" % (res.returncode, res.stderr.strip()), file=sys.stderr)
-            return 1
+            fail("knotif-bench exit %d: %s" % (res.returncode, res.stderr.strip()))
         with open(run_json) as f:
             rows = json.load(f)["benchmarks"]
         ran = sorted({r["run_name"].split("/placement:")[0] for r in rows if not r.get("error_occurred")})
@@ -76,7 +75,7 @@ def main():
         hf = subprocess.run(["hyperfine", "-N", "--style=none", "--runs", "3", "--export-json", wl,
                              "true", "%s --quiet -- true" % RUN], capture_output=True, text=True, timeout=120)
         if hf.returncode != 0:
-            failures.append("hyperfine: exit %d: %s" % (hf.returncode, hf.stderr.strip()))
+            soft_fail("hyperfine: exit %d: %s" % (hf.returncode, hf.stderr.strip()))
 
         # knotif-stress: a short scaling curve and a pending curve
         stress_files = []
@@ -87,7 +86,7 @@ def main():
                 res = subprocess.run([STRESS, "--placement=same", "--benchmark_out=" + path] + args,
                                      capture_output=True, text=True, timeout=300)
                 if res.returncode != 0:
-                    failures.append("knotif-stress %s: exit %d: %s" % (" ".join(args), res.returncode,
+                    soft_fail("knotif-stress %s: exit %d: %s" % (" ".join(args), res.returncode,
                                                                        res.stderr.strip()[-300:]))
                 stress_files += ["--stress", path]
         # knotif-trace: phases of a short unotif benchmark, when BPF tracing is allowed
