@@ -6,7 +6,7 @@
  * copy per CPU, that user space reads at exit or every --interval. A record
  * per notification goes to the ring buffer only when --events asks for it.
  *
- * Three probe sources, picked by knotif_trace.c before load (the losers'
+ * Three probe sources, picked by source.c before load (the losers'
  * programs get autoload off):
  *  - tracepoint: seccomp:seccomp_notif_* of the patched kernel, exact states;
  *  - sched: stock tracepoints only. Queued = the target, inside the trapped

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "source.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <linux/bpf.h>
+
+#include "check.h"
+#include "knotif_trace.skel.h"
+
+const char *const source_key[KT_SRC_COUNT] = {
+	[KT_SRC_TRACEPOINT] = "tracepoint",
+	[KT_SRC_FENTRY] = "fentry",
+	[KT_SRC_SCHED] = "sched",
+};
+
+const char *const source_detail[KT_SRC_COUNT] = {
+	[KT_SRC_TRACEPOINT] = "seccomp:seccomp_notif_* tracepoints: exact states",
+	[KT_SRC_FENTRY] = "fentry on __seccomp_filter (exact queue moment) + ioctl/sched "
+			  "tracepoints",
+	[KT_SRC_SCHED] = "reconstructed from raw_syscalls:sys_exit, sched_switch and sched_waking: "
+			 "queued = the target's first wake-up or sleep in the call",
+};
+
+const char *const sched_probe_key[SCHED_PROBE_COUNT] = {
+	[PROBE_SYS_EXIT] = "sys_exit",
+	[PROBE_SCHED_SWITCH] = "sched_switch",
+	[PROBE_SCHED_WAKING] = "sched_waking",
+};
+
+/* The patched kernel's events, in BTF: tp_btf programs attach by their BTF type. */
+static bool seccomp_tracepoints(char *why, size_t len)
+{
+	struct btf *vmlinux = btf__load_vmlinux_btf();
+	bool in_btf = vmlinux && btf__find_by_name_kind(vmlinux, "btf_trace_seccomp_notif_queued",
+							BTF_KIND_TYPEDEF) > 0;
+
+	btf__free(vmlinux);
+	if (in_btf)
+		return true;
+	if (!access("/sys/kernel/tracing/events/seccomp/seccomp_notif_queued", F_OK))
+		snprintf(why, len, "seccomp:seccomp_notif_* tracepoints exist but are not in the "
+			 "kernel's BTF");
+	else
+		snprintf(why, len, "no seccomp:seccomp_notif_* tracepoints (a kernel without "
+			 "kernel/patches/0001)");
+	return false;
+}
+
+/*
+ * Trial load and attach of an empty fentry program on func, the way
+ * libbpf-tools decides between fentry and its fallbacks.
+ */
+static bool fentry_works(const char *func, char *why, size_t len)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	struct btf *vmlinux = btf__load_vmlinux_btf();
+	int id = vmlinux ? btf__find_by_name_kind(vmlinux, func, BTF_KIND_FUNC) : -ENOENT;
+	int fd, link;
+
+	btf__free(vmlinux);
+	if (id <= 0) {
+		snprintf(why, len, "fentry: %s is not in the kernel's BTF", func);
+		return false;
+	}
+	LIBBPF_OPTS(bpf_prog_load_opts, lopts, .expected_attach_type = BPF_TRACE_FENTRY,
+		    .attach_btf_id = (__u32)id);
+	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "kt_fentry_try", "GPL", insns, 2, &lopts);
+	if (fd < 0) {
+		snprintf(why, len, "fentry on %s refused at load: %s", func, strerror(errno));
+		return false;
+	}
+	link = bpf_link_create(fd, 0, BPF_TRACE_FENTRY, NULL);
+	if (link < 0) {
+		snprintf(why, len, "fentry on %s refused at attach: %s", func, strerror(errno));
+		close(fd);
+		return false;
+	}
+	close(link);
+	close(fd);
+	return true;
+}
+
+int source_choose(int wanted, struct source_support *support)
+{
+	int source;
+
+	support->ok[KT_SRC_TRACEPOINT] = seccomp_tracepoints(support->why[KT_SRC_TRACEPOINT],
+							     sizeof(support->why[0]));
+	support->ok[KT_SRC_FENTRY] = fentry_works("__seccomp_filter", support->why[KT_SRC_FENTRY],
+						  sizeof(support->why[0]));
+	support->ok[KT_SRC_SCHED] = true;	/* stock tracepoints: the last resort, untested */
+	if (wanted == SOURCE_AUTO) {
+		for (source = 0; source < KT_SRC_SCHED && !support->ok[source]; source++)
+			;
+		return source;
+	}
+	if (support->ok[wanted])
+		return wanted;
+	fprintf(stderr, "%s: unsupported: --source=%s: %s\n", knotif_prog, source_key[wanted],
+		support->why[wanted]);
+	return -EOPNOTSUPP;
+}
+
+/* --empty-programs: each probe chosen to load gives its place to its empty twin. */
+static void set_autoload_empty(struct knotif_trace_bpf *skel, bool empty_programs)
+{
+	struct bpf_program *twin[][2] = {
+		{ skel->progs.tp_queued, skel->progs.empty_queued },
+		{ skel->progs.tp_received, skel->progs.empty_received },
+		{ skel->progs.tp_replied, skel->progs.empty_replied },
+		{ skel->progs.tp_addfd, skel->progs.empty_addfd },
+		{ skel->progs.tp_interrupted, skel->progs.empty_interrupted },
+		{ skel->progs.tp_listener_gone, skel->progs.empty_listener_gone },
+		{ skel->progs.tp_resumed, skel->progs.empty_resumed },
+		{ skel->progs.on_sys_exit, skel->progs.empty_sys_exit },
+		{ skel->progs.on_switch, skel->progs.empty_switch },
+		{ skel->progs.on_waking, skel->progs.empty_waking },
+		{ skel->progs.fentry_seccomp_filter, skel->progs.empty_seccomp_filter },
+	};
+
+	for (size_t i = 0; i < sizeof(twin) / sizeof(twin[0]); i++) {
+		bool load = bpf_program__autoload(twin[i][0]);
+
+		bpf_program__set_autoload(twin[i][0], load && !empty_programs);
+		bpf_program__set_autoload(twin[i][1], load && empty_programs);
+	}
+}
+
+void source_set_autoload(struct knotif_trace_bpf *skel, int source, const struct probe_options *po)
+{
+	struct bpf_program *tp[] = {
+		skel->progs.tp_queued, skel->progs.tp_received, skel->progs.tp_replied,
+		skel->progs.tp_addfd, skel->progs.tp_interrupted, skel->progs.tp_listener_gone,
+		skel->progs.tp_resumed,
+	};
+	struct bpf_program *sched[SCHED_PROBE_COUNT] = {
+		[PROBE_SYS_EXIT] = skel->progs.on_sys_exit,
+		[PROBE_SCHED_SWITCH] = skel->progs.on_switch,
+		[PROBE_SCHED_WAKING] = skel->progs.on_waking,
+	};
+
+	/* the other sources' programs keep out of the load */
+	for (size_t i = 0; i < sizeof(tp) / sizeof(tp[0]); i++)
+		bpf_program__set_autoload(tp[i], source == KT_SRC_TRACEPOINT);
+	bpf_program__set_autoload(skel->progs.fentry_seccomp_filter, source == KT_SRC_FENTRY);
+	bpf_program__set_autoload(skel->progs.on_fork, po->follow_forks);
+	skel->rodata->unotif_from_syscalls = source != KT_SRC_TRACEPOINT;
+	/*
+	 * The seccomp events need no other probe; the syscall and scheduler
+	 * ones (a raw_syscalls:sys_exit attachment costs every syscall of the
+	 * machine) then serve only ptrace.
+	 */
+	if (source == KT_SRC_TRACEPOINT && !po->ptrace) {
+		for (size_t i = 0; i < SCHED_PROBE_COUNT; i++)
+			bpf_program__set_autoload(sched[i], false);
+	} else if (po->only_probes) {
+		for (size_t i = 0; i < SCHED_PROBE_COUNT; i++)
+			bpf_program__set_autoload(sched[i], po->only_probes & (1U << i));
+	}
+	set_autoload_empty(skel, po->empty_programs);
+}
+
+int source_load(struct knotif_trace_bpf *skel, int source)
+{
+	int err = knotif_trace_bpf__load(skel);
+
+	if (err == -EPERM || err == -EACCES)
+		fprintf(stderr, "%s: unsupported: loading BPF programs needs root (CAP_BPF and "
+			"CAP_PERFMON): %s\n", knotif_prog, strerror(-err));
+	else if (err)
+		fprintf(stderr, "%s: unsupported: the kernel refused the %s programs: %s "
+			"(run with -v for the verifier's log)\n", knotif_prog, source_key[source],
+			strerror(-err));
+	return err ? -EOPNOTSUPP : 0;
+}
+
+int source_attach(struct knotif_trace_bpf *skel, int source)
+{
+	int err = knotif_trace_bpf__attach(skel);
+
+	if (err)
+		fprintf(stderr, "%s: unsupported: attaching the %s probes: %s\n", knotif_prog,
+			source_key[source], strerror(-err));
+	return err ? -EOPNOTSUPP : 0;
+}
+
+int prog_stats_enable(void)
+{
+	int fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+
+	if (fd < 0) {
+		fprintf(stderr, "%s: unsupported: --prog-stats: enabling BPF run-time stats: %s\n",
+			knotif_prog, strerror(errno));
+		return -EOPNOTSUPP;
+	}
+	return fd;
+}
+
+/*
+ * What each loaded program cost, from the kernel's own BPF run-time stats
+ * (the time inside the program, its helpers included; not the tracepoint's
+ * dispatch to it). Under QEMU -icount a ns is an instruction.
+ */
+void prog_stats_print(const struct knotif_trace_bpf *skel, FILE *out)
+{
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, skel->obj) {
+		struct bpf_prog_info info = { 0 };
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(prog);
+
+		if (fd < 0)
+			continue;	/* not loaded: another source's or an unneeded attachment */
+		if (bpf_obj_get_info_by_fd(fd, &info, &len)) {
+			fprintf(out, "# prog-stats: %s: %s\n", bpf_program__name(prog),
+				strerror(errno));
+			continue;
+		}
+		fprintf(out, "# prog-stats: %-16s %12llu runs %14llu ns %10.1f ns/run\n",
+			bpf_program__name(prog), (unsigned long long)info.run_cnt,
+			(unsigned long long)info.run_time_ns,
+			info.run_cnt ? (double)info.run_time_ns / (double)info.run_cnt : 0.0);
+	}
+}
