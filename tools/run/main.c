@@ -6,7 +6,8 @@
  * calls into notifications, hands the listener to us over SCM_RIGHTS, and
  * only then execs the command (execve is in the default set: the listener
  * must be in our hands before the first trapped call). We log every call
- * and let it continue.
+ * and let it continue; with --emulate=mknod we create the device nodes the
+ * policy allows on the command's behalf and refuse the rest.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -45,6 +46,11 @@ static const char usage_text[] =
 "  --quiet             log nothing (arguments are not read)\n"
 "  --format=FMT        log lines as text (strace-like, default) or json\n"
 "  --summary           at exit, the count of calls per system call\n"
+"  --emulate=mknod     create the device nodes the command asks for (mknod, mknodat)\n"
+"                      when the policy lists them, as the command would if it were\n"
+"                      allowed; refuse the rest with EPERM (needs root; see README)\n"
+"  --policy=FILE       the devices --emulate=mknod creates (default: null, zero, full,\n"
+"                      random, urandom, tty and the overlay whiteout c 0:0)\n"
 "  --list-syscalls     print the names --syscalls accepts and exit\n"
 "  -h, --help          this text\n"
 "  -V, --version       version and git sha\n"
@@ -68,6 +74,9 @@ struct options {
 	const char *log_path;
 	bool quiet, summary;
 	enum log_format format;
+	bool emulate_mknod;
+	const char *policy_path;
+	struct device_policy policy;
 	char **command;
 };
 
@@ -103,7 +112,8 @@ static void parse_syscalls(struct options *o, const char *list)
 
 static void parse_options(struct options *o, int argc, char **argv)
 {
-	enum { OPT_SYSCALLS = 256, OPT_LOG, OPT_QUIET, OPT_FORMAT, OPT_SUMMARY, OPT_LIST };
+	enum { OPT_SYSCALLS = 256, OPT_LOG, OPT_QUIET, OPT_FORMAT, OPT_SUMMARY, OPT_LIST, OPT_EMULATE,
+	       OPT_POLICY };
 	static const struct option longopts[] = {
 		{ "syscalls", required_argument, NULL, OPT_SYSCALLS },
 		{ "log", required_argument, NULL, OPT_LOG },
@@ -111,6 +121,8 @@ static void parse_options(struct options *o, int argc, char **argv)
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "summary", no_argument, NULL, OPT_SUMMARY },
 		{ "list-syscalls", no_argument, NULL, OPT_LIST },
+		{ "emulate", required_argument, NULL, OPT_EMULATE },
+		{ "policy", required_argument, NULL, OPT_POLICY },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
@@ -144,12 +156,31 @@ static void parse_options(struct options *o, int argc, char **argv)
 		case OPT_LIST:
 			list_syscalls(stdout);
 			exit(0);
+		case OPT_EMULATE: {
+			bool emulated[1];
+
+			cli_choices("--emulate", optarg, (const char *const[]){ "mknod" }, 1, emulated, "mknod");
+			o->emulate_mknod = emulated[0];
+			break;
+		}
+		case OPT_POLICY:
+			o->policy_path = optarg;
+			break;
 		default:
 			cli_other_option(c, usage_text, argv);
 		}
 	}
 	if (o->quiet && o->log_path)
 		usage_error("--quiet and --log exclude each other");
+	if (o->policy_path && !o->emulate_mknod)
+		usage_error("--policy needs --emulate=mknod");
+	device_policy_default(&o->policy);
+	if (o->policy_path) {
+		char why[PATH_MAX + 128];
+
+		if (device_policy_load(&o->policy, o->policy_path, why, sizeof(why)))
+			usage_error("invalid --policy: %s", why);
+	}
 	if (optind >= argc)
 		usage_error("no command to run (see --help)");
 	o->command = argv + optind;
@@ -163,8 +194,8 @@ static void parse_options(struct options *o, int argc, char **argv)
 __attribute__((noreturn))
 static void run_child(const struct options *o, int sock, const sigset_t *mask)
 {
-	int nrs[FILTER_MAX_SYSCALLS];
-	int listener, pidfd, ret, err;
+	struct filter_rule rules[FILTER_MAX_SYSCALLS];
+	int listener, pidfd, ret, err, n = 0;
 
 	sigprocmask(SIG_SETMASK, mask, NULL);	/* a blocked SIGCHLD would outlive exec */
 	pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
@@ -175,9 +206,12 @@ static void run_child(const struct options *o, int sock, const sigset_t *mask)
 		die("handing a pidfd to the supervisor: %s", strerror(-ret));
 	close(pidfd);
 	for (int i = 0; i < o->nwatched; i++)
-		nrs[i] = o->watched[i]->nr;
-	listener = filter_install(nrs, (size_t)o->nwatched, SECCOMP_RET_USER_NOTIF,
-				  SECCOMP_FILTER_FLAG_NEW_LISTENER);
+		rules[n++] = (struct filter_rule){ .nr = o->watched[i]->nr };
+	/* after the watched calls: a watched mknodat is sent whatever it creates */
+	if (o->emulate_mknod)
+		n += emulate_mknod_rules(rules + n);
+	listener = filter_install_rules(rules, (size_t)n, SECCOMP_RET_USER_NOTIF,
+					SECCOMP_FILTER_FLAG_NEW_LISTENER);
 	if (listener < 0)
 		die("installing the seccomp filter: %s", strerror(-listener));
 	/*
@@ -224,7 +258,12 @@ static void print_summary(const struct run_supervisor *s, const struct options *
 		for (int i = 0; i < s->nwatched; i++)
 			fprintf(out, "%s\"%s\":%lld", i ? "," : "", s->watched[i]->name,
 				(long long)s->count[i]);
-		fprintf(out, "},\"gone\":%lld}\n", (long long)s->gone);
+		fprintf(out, "},\"gone\":%lld", (long long)s->gone);
+		if (s->mknod_policy)
+			fprintf(out, ",\"mknod\":{\"created\":%lld,\"refused\":%lld,\"failed\":%lld}",
+				(long long)s->mknod[MKNOD_CREATED], (long long)s->mknod[MKNOD_REFUSED],
+				(long long)s->mknod[MKNOD_FAILED]);
+		fputs("}\n", out);
 		return;
 	}
 	t = table_new(2, headers, "lr");
@@ -238,6 +277,14 @@ static void print_summary(const struct run_supervisor *s, const struct options *
 	}
 	snprintf(num, sizeof(num), "%lld", (long long)total);
 	table_add(t, (const char *const[]){ "total", num });
+	if (s->mknod_policy) {
+		char note[128];
+
+		snprintf(note, sizeof(note), "mknod emulated: %lld created, %lld refused, %lld failed",
+			 (long long)s->mknod[MKNOD_CREATED], (long long)s->mknod[MKNOD_REFUSED],
+			 (long long)s->mknod[MKNOD_FAILED]);
+		table_add_note(t, note);
+	}
 	if (s->gone) {
 		char note[96];
 
@@ -271,6 +318,11 @@ int main(int argc, char **argv)
 	parse_options(&o, argc, argv);
 	if (feature_probe(FEAT_NOTIF_CONTINUE, why, sizeof(why)))
 		die("unsupported: %s", why);
+	if (o.emulate_mknod && geteuid() != 0)
+		die("--emulate=mknod needs root: the supervisor creates the nodes with CAP_MKNOD, "
+		    "entering the command's mount namespace");
+	if (o.emulate_mknod)
+		s.mknod_policy = &o.policy;
 	s.log = o.quiet ? NULL : stderr;
 	if (o.log_path) {
 		s.log = fopen(o.log_path, "we");

@@ -106,19 +106,47 @@ static int needs_memory(const struct syscall_args *sc)
 	return 0;
 }
 
+static void record_start(struct record *r, const struct seccomp_notif *req,
+			 const struct syscall_args *sc, int64_t t_ns)
+{
+	r->t_ns = t_ns;
+	r->pid = (pid_t)req->pid;
+	r->sc = sc;
+	r->used = 0;
+	r->sa_len = 0;
+	r->verdict = NULL;
+	r->error = 0;
+	r->why = NULL;
+	memset(r->arg, 0, sizeof(r->arg));
+	memcpy(r->raw, req->data.args, sizeof(r->raw));
+}
+
+void record_from_path(struct record *r, const struct seccomp_notif *req, const struct syscall_args *sc,
+		      const char *path, int64_t t_ns)
+{
+	size_t n = strlen(path) + 1;
+
+	record_start(r, req, sc, t_ns);
+	for (int i = 0; i < SYSCALL_MAX_ARGS; i++) {
+		if (sc->args[i].kind != ARG_PATH)
+			continue;
+		if (n > sizeof(r->arena))
+			n = sizeof(r->arena);
+		memcpy(r->arena, path, n);
+		r->arena[n - 1] = '\0';
+		r->arg[i].str = r->arena;
+		r->used = n;
+		break;
+	}
+}
+
 int record_take(struct record *r, int listener, const struct seccomp_notif *req,
 		const struct syscall_args *sc, int64_t t_ns)
 {
 	struct target_mem m = { .fd = -1 };
 	int ret = 0;
 
-	r->t_ns = t_ns;
-	r->pid = (pid_t)req->pid;
-	r->sc = sc;
-	r->used = 0;
-	r->sa_len = 0;
-	memset(r->arg, 0, sizeof(r->arg));
-	memcpy(r->raw, req->data.args, sizeof(r->raw));
+	record_start(r, req, sc, t_ns);
 	if (!needs_memory(sc))
 		return 0;
 	ret = target_mem_open(&m, listener, req->id, r->pid);
@@ -318,11 +346,26 @@ static void text_arg(struct line *l, const struct record *r, int i)
 		}
 		line_add(l, r->arg[i].truncated ? ", ...]" : "]");
 		break;
+	case ARG_DEV:
+		line_add(l, "%u:%u", dev_major((uint32_t)v), dev_minor((uint32_t)v));
+		break;
 	case ARG_PTR:
 	case ARG_NONE:
 		line_add(l, v ? "%#llx" : "NULL", (unsigned long long)v);
 		break;
 	}
+}
+
+/* an emulated call's result: " = 0 <created>", " = -1 EPERM <refused: why>" */
+static void text_outcome(struct line *l, const struct record *r)
+{
+	if (!r->verdict)
+		return;
+	if (r->error)
+		line_add(l, " = -1 %s", strerrorname_np(r->error) ?: "E?");
+	else
+		line_add(l, " = 0");
+	line_add(l, r->why && *r->why ? " <%s: %s>" : " <%s>", r->verdict, r->why);
 }
 
 static int write_text(const struct record *r, FILE *out)
@@ -335,7 +378,9 @@ static int write_text(const struct record *r, FILE *out)
 		line_add(&l, i ? ", " : "");
 		text_arg(&l, r, i);
 	}
-	line_add(&l, ")\n");
+	line_add(&l, ")");
+	text_outcome(&l, r);
+	line_add(&l, "\n");
 	errno = 0;
 	/* a line-buffered stream can count a line as written whose write() failed: ask ferror() too */
 	if (fwrite(l.buf, 1, l.len, out) != l.len || fflush(out) || ferror(out))
@@ -414,6 +459,9 @@ static json_t *json_arg(const struct record *r, int i, json_t *truncated)
 		if (r->sa_len)
 			return json_sockaddr(r);
 		return v ? json_integer((json_int_t)v) : json_null();
+	case ARG_DEV:
+		return json_pack("{s:i,s:i}", "major", (int)dev_major((uint32_t)v), "minor",
+				 (int)dev_minor((uint32_t)v));
 	case ARG_ARGV: {
 		json_t *arr;
 
@@ -441,6 +489,14 @@ static int write_json(const struct record *r, FILE *out)
 	for (int i = 0; i < SYSCALL_MAX_ARGS && r->sc->args[i].kind != ARG_NONE; i++)
 		json_object_set_new(args, r->sc->args[i].name, json_arg(r, i, truncated));
 	json_object_set_new(obj, "args", args);
+	if (r->verdict) {
+		json_object_set_new(obj, "emulated", json_string(r->verdict));
+		json_object_set_new(obj, "result", json_integer(r->error ? -1 : 0));
+		if (r->error)
+			json_object_set_new(obj, "errno", json_string(strerrorname_np(r->error) ?: "E?"));
+		if (r->why && *r->why)
+			json_object_set_new(obj, "why", json_string(r->why));
+	}
 	if (json_array_size(truncated))
 		json_object_set_new(obj, "truncated", truncated);
 	else

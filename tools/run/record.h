@@ -34,6 +34,10 @@ struct record {
 	/* the SOCKADDR argument as read (sa_len 0: not read); rendered, escaped, by the writers */
 	struct sockaddr_storage sa;
 	size_t sa_len;
+	/* an emulated call's outcome (--emulate); verdict NULL: a call let continue */
+	const char *verdict;	/* "created", "refused", "failed" */
+	int error;		/* what the call returned: 0 or this errno */
+	const char *why;	/* why it failed, or "" */
 	size_t used;
 	char arena[RECORD_ARENA];
 };
@@ -48,6 +52,14 @@ enum log_format { LOG_TEXT, LOG_JSON };
  */
 int record_take(struct record *r, int listener, const struct seccomp_notif *req,
 		const struct syscall_args *sc, int64_t t_ns);
+
+/*
+ * Fills r from a notification whose path argument was already read (the
+ * copy an emulating supervisor acted on: the log shows what was done, not
+ * a second read of memory the target may have changed since).
+ */
+void record_from_path(struct record *r, const struct seccomp_notif *req, const struct syscall_args *sc,
+		      const char *path, int64_t t_ns);
 
 /*
  * One line: strace-like text, or a JSON object. Strings come from the

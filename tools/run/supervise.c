@@ -107,16 +107,51 @@ static int poll_timeout_ms(const struct run_supervisor *s)
 	return s->kill_at_ns ? ms_until(s->kill_at_ns) : -1;
 }
 
+static const char *const mknod_verdict_names[] = {
+	[MKNOD_CREATED] = "created", [MKNOD_REFUSED] = "refused", [MKNOD_FAILED] = "failed",
+};
+
+/* --emulate=mknod: create the node or refuse it, reply, then log what was done. */
+static int serve_mknod(struct run_supervisor *s, struct notif_buf *nb, struct mknod_call *call,
+		       struct record *rec)
+{
+	const struct seccomp_notif *req = nb->req;
+	int ret = emulate_mknod(s->listener, nb, s->mknod_policy, call);
+
+	if (ret == -ENOENT) {
+		s->gone++;	/* killed or interrupted meanwhile: a node made is still logged */
+		if (call->verdict != MKNOD_CREATED)
+			return 0;
+	} else if (ret) {
+		return ret;
+	}
+	s->mknod[call->verdict]++;
+	if (!s->log)
+		return 0;
+	record_from_path(rec, req, syscall_args_by_nr(req->data.nr), call->path, now_ns() - s->t0_ns);
+	rec->verdict = mknod_verdict_names[call->verdict];
+	rec->error = call->error;
+	rec->why = ret == -ENOENT ? "the target left before the reply" : call->why;
+	ret = record_write(rec, s->format, s->log);
+	if (ret)
+		s->log_error = ret;
+	return ret;
+}
+
 /*
  * Answers one notification: read what it names, log it, let it continue.
  * The line is written before the reply so that it precedes anything the
  * call causes (the command's own output on a shared stderr, or its error
  * message after a failed execve).
  */
-static int serve_notification(struct run_supervisor *s, struct notif_buf *nb, struct record *rec)
+static int serve_notification(struct run_supervisor *s, struct notif_buf *nb, struct record *rec,
+			      struct mknod_call *call)
 {
 	const struct seccomp_notif *req = nb->req;
 	int i = watched_index(s, req->data.nr), ret;
+
+	if (s->mknod_policy && emulate_mknod_wants(req))
+		return serve_mknod(s, nb, call, rec);
 
 	if (i >= 0 && s->log) {
 		ret = record_take(rec, s->listener, req, s->watched[i], now_ns() - s->t0_ns);
@@ -146,12 +181,15 @@ int run_supervise(struct run_supervisor *s)
 {
 	struct notif_buf nb;
 	struct record *rec = NULL;
+	struct mknod_call *call = NULL;
 	struct pollfd fds[2];
 	int ret = notif_buf_alloc(&nb);
 
 	if (ret)
 		return ret;
-	if (s->log && !(rec = malloc(sizeof(*rec)))) {
+	if ((s->log && !(rec = malloc(sizeof(*rec)))) ||
+	    (s->mknod_policy && !(call = malloc(sizeof(*call))))) {
+		free(rec);
 		notif_buf_free(&nb);
 		return -ENOMEM;
 	}
@@ -184,7 +222,7 @@ int run_supervise(struct run_supervisor *s)
 				ret = 0;
 				continue;
 			}
-			if (ret || (ret = serve_notification(s, &nb, rec)))
+			if (ret || (ret = serve_notification(s, &nb, rec, call)))
 				break;
 			continue;
 		}
@@ -193,6 +231,7 @@ int run_supervise(struct run_supervisor *s)
 	}
 	notif_buf_free(&nb);
 	free(rec);
+	free(call);
 	return ret;
 }
 

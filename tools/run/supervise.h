@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "device_policy.h"
+#include "emulate_mknod.h"
 #include "filter.h"
 #include "record.h"
 #include "syscall_args.h"
@@ -23,9 +25,11 @@ struct run_supervisor {
 	FILE *log;			/* NULL: --quiet */
 	enum log_format format;
 	int64_t t0_ns;
+	const struct device_policy *mknod_policy;	/* --emulate=mknod; NULL: mknod continues */
 	/* filled in by run_supervise() and run_supervise_end() */
 	int64_t count[FILTER_MAX_SYSCALLS];	/* calls seen (and logged) per watched syscall */
 	int64_t gone;			/* notifications whose target left before our reply */
+	int64_t mknod[3];		/* emulated mknod calls per enum mknod_verdict */
 	int keeper_status;		/* the keeper's wait status */
 	int child_status;		/* the main process's wait status (run_supervise_end()) */
 	int log_error;			/* -errno of a failed log write (the command is then killed) */
@@ -41,7 +45,8 @@ struct run_supervisor {
 
 /*
  * Serves the listener until no process carries the filter any more (the
- * listener reports POLLHUP): every call is logged and continued. SIGTERM,
+ * listener reports POLLHUP): every call is logged and continued, but for
+ * the device nodes --emulate=mknod creates or refuses. SIGTERM,
  * SIGHUP, SIGUSR1/2 are passed to the main process while it runs, and to
  * every descendant once it has exited; SIGTERM and SIGHUP start the grace
  * (RUN_GRACE_NS), then the tree is killed. Returns 0 or -errno (a

@@ -43,6 +43,10 @@ static const struct syscall_args table[] = {
 	{ "renameat2", SYS_renameat2, { A("olddirfd", DIRFD), A("oldpath", PATH), A("newdirfd", DIRFD),
 					A("newpath", PATH), A("flags", FLAGS) } },
 	{ "symlinkat", SYS_symlinkat, { A("target", PATH), A("newdirfd", DIRFD), A("linkpath", PATH) } },
+#ifdef SYS_mknod
+	{ "mknod", SYS_mknod, { A("pathname", PATH), A("mode", MODE), A("dev", DEV) } },
+#endif
+	{ "mknodat", SYS_mknodat, { A("dirfd", DIRFD), A("pathname", PATH), A("mode", MODE), A("dev", DEV) } },
 	{ "chdir", SYS_chdir, { A("path", PATH) } },
 #ifdef SYS_access
 	{ "access", SYS_access, { A("pathname", PATH), A("mode", INT) } },
@@ -84,3 +88,10 @@ const struct syscall_args *syscall_args_by_name(const char *name)
 	return NULL;
 }
 
+const struct syscall_args *syscall_args_by_nr(int nr)
+{
+	for (int i = 0; i < syscall_args_count(); i++)
+		if (table[i].nr == nr)
+			return &table[i];
+	return NULL;
+}

@@ -2,6 +2,8 @@
 #ifndef KNOTIF_RUN_SYSCALL_ARGS_H
 #define KNOTIF_RUN_SYSCALL_ARGS_H
 
+#include <stdint.h>
+
 /*
  * The system calls knotif-run can intercept, and how to read each one's
  * arguments: which are paths or socket addresses in the target's memory
@@ -19,9 +21,21 @@ enum arg_kind {
 	ARG_PATH,	/* NUL-terminated string in the target */
 	ARG_ARGV,	/* NULL-terminated array of strings in the target */
 	ARG_SOCKADDR,	/* struct sockaddr in the target; its length is the next argument */
+	ARG_DEV,	/* a device number (the kernel's u32 encoding): MAJOR:MINOR */
 };
 
 #define SYSCALL_MAX_ARGS 6
+
+/* The kernel's device number encoding (new_decode_dev()): mknod's dev argument */
+static inline unsigned int dev_major(uint32_t dev)
+{
+	return (dev & 0xfff00) >> 8;
+}
+
+static inline unsigned int dev_minor(uint32_t dev)
+{
+	return (dev & 0xff) | ((dev >> 12) & 0xfff00);
+}
 
 struct syscall_arg {
 	const char *name;	/* the man page's name, also the JSON key */
@@ -36,6 +50,8 @@ struct syscall_args {
 
 /* NULL for a name outside the table */
 const struct syscall_args *syscall_args_by_name(const char *name);
+/* NULL for a number outside the table */
+const struct syscall_args *syscall_args_by_nr(int nr);
 /* entry i of the table, NULL past its end (for listing and counting) */
 const struct syscall_args *syscall_args_at(int i);
 int syscall_args_count(void);

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The mknod calls knotif-run --emulate=mknod must serve as the kernel
+ * would: one call each, in the form named, printing what it returned
+ * ("0" or the errno's name) on one line.
+ *
+ *   mknod_probe FORM PATH TYPE MAJOR MINOR [DIR]
+ *     FORM   mknod          mknod(PATH, ...)
+ *            at-cwd         mknodat(AT_FDCWD, PATH, ...)
+ *            at-dirfd       mknodat(open(DIR, O_PATH), PATH, ...) (DIR may be a file)
+ *            at-badfd       mknodat(999, PATH, ...): a descriptor not open
+ *            at-magic       mknodat(AT_FDCWD, "/proc/<own pid>/cwd/PATH", ...): a magic link
+ *            thread         mknodat(AT_FDCWD, ...) from a second thread
+ *            thread-cwd     from a second thread whose own cwd (unshare(CLONE_FS)) is DIR
+ *            race-path      a third thread rewrites PATH's bytes to "../../../../../tmp/x"
+ *                           over and over while the call waits
+ *     TYPE   c, b or p (FIFO)
+ *
+ * Linked statically, as run_probe is.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+static const char *form, *dir;
+static char path[4096];
+static mode_t mode;
+static dev_t dev;
+static volatile int stop;
+static long result;
+
+static long call(int dirfd)
+{
+	long r = syscall(SYS_mknodat, dirfd, path, mode, dev);
+
+	return r ? -errno : 0;
+}
+
+static void *in_thread(void *arg)
+{
+	(void)arg;
+	if (!strcmp(form, "thread-cwd") && (unshare(CLONE_FS) || chdir(dir))) {
+		result = -errno;
+		return NULL;
+	}
+	result = call(AT_FDCWD);
+	return NULL;
+}
+
+/* a hostile second thread: what the supervisor reads must be one snapshot */
+static void *rewrite(void *arg)
+{
+	static const char other[] = "../../../../../tmp/x";
+	char mine[sizeof(path)];
+
+	(void)arg;
+	memcpy(mine, path, sizeof(mine));
+	while (!stop) {
+		memcpy(path, other, sizeof(other));
+		memcpy(path, mine, strlen(mine) + 1);
+	}
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	pthread_t t, racer;
+
+	if (argc < 6) {
+		fprintf(stderr, "usage: mknod_probe FORM PATH TYPE MAJOR MINOR [DIR]\n");
+		return 2;
+	}
+	form = argv[1];
+	snprintf(path, sizeof(path), "%s", argv[2]);
+	mode = (argv[3][0] == 'c' ? S_IFCHR : argv[3][0] == 'b' ? S_IFBLK : S_IFIFO) | 0666;
+	dev = makedev(strtoul(argv[4], NULL, 10), strtoul(argv[5], NULL, 10));
+	dir = argc > 6 ? argv[6] : ".";
+	if (!strcmp(form, "mknod")) {
+#ifdef SYS_mknod
+		result = syscall(SYS_mknod, path, mode, dev) ? -errno : 0;
+#else
+		result = call(AT_FDCWD);
+#endif
+	} else if (!strcmp(form, "at-cwd")) {
+		result = call(AT_FDCWD);
+	} else if (!strcmp(form, "at-dirfd")) {
+		int fd = open(dir, O_PATH);
+
+		if (fd < 0)
+			return 3;
+		result = call(fd);
+	} else if (!strcmp(form, "at-badfd")) {
+		result = call(999);
+	} else if (!strcmp(form, "at-magic")) {
+		snprintf(path, sizeof(path), "/proc/%d/cwd/%s", (int)getpid(), argv[2]);
+		result = call(AT_FDCWD);
+	} else if (!strcmp(form, "thread") || !strcmp(form, "thread-cwd")) {
+		if (pthread_create(&t, NULL, in_thread, NULL) || pthread_join(t, NULL))
+			return 3;
+	} else if (!strcmp(form, "race-path")) {
+		if (pthread_create(&racer, NULL, rewrite, NULL))
+			return 3;
+		/* the racer may be mid-rewrite when we call: only our own snapshot counts */
+		result = call(AT_FDCWD);
+		stop = 1;
+		pthread_join(racer, NULL);
+	} else {
+		fprintf(stderr, "mknod_probe: unknown form %s\n", form);
+		return 2;
+	}
+	puts(result ? strerrorname_np((int)-result) : "0");
+	return 0;
+}
