@@ -134,6 +134,33 @@ else
 	[ ! -e "$box/dev/raced" ] && [ ! -e /tmp/x ] || fail "raced: a node exists after $got"
 fi
 
+# --- a hostile thread swaps the parent directory for a symlink to /etc meanwhile ---
+mkdir -m 777 "$box/swapped"
+for i in 1 2 3 4 5; do
+	got=$(contained race-swap "swapped/n$i" c 1 3 swapped)
+	[ ! -e "/etc/n$i" ] || { rm -f "/etc/n$i"; fail "swap $i: a node was made in /etc"; }
+	case $got in
+	0) [ -c "$box/swapped/n$i" ] || [ -c "$box/swapped.real/n$i" ] || fail "swap $i: 0 but no node" ;;
+	EACCES | ENOENT) ;;	# resolved through the symlink (the thread's own permissions) or mid-swap
+	*) fail "swap $i: $got" ;;
+	esac
+done
+rm -rf "$box/swapped.real"
+
+# --- a target killed in the middle of its calls: no hang, nothing half-made, nothing left ---
+# (timeout, inside the command, SIGKILLs the probe at whatever call it has reached)
+mkdir -m 777 "$box/killed"
+(cd "$box" && "$RUN" --emulate=mknod --syscalls=execve --log="$log" -- \
+	setpriv --reuid=65534 --regid=65534 --clear-groups unshare -Ur \
+	timeout -s KILL 0.5 "$MKNOD" loop killed/k c 1 1000000)
+expect_eq "the killed command's status" "$?" 137
+for f in "$box"/killed/k*; do
+	[ -c "$f" ] || fail "$f is not a whole character device"
+	grep -q "\"killed/${f##*/}\"" "$log" || fail "$f exists but was not logged"
+done
+made=$(grep -c '= 0 <created' "$log")
+expect_eq "nodes made = nodes logged as made" "$(ls "$box/killed" | wc -l)" "$made"
+
 # --- FIFOs never reach the supervisor ---
 expect_eq "a FIFO" "$(contained at-cwd fifo p 0 0)" 0
 [ -p "$box/fifo" ] || fail "no FIFO"

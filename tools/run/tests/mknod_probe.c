@@ -14,6 +14,10 @@
  *            thread-cwd     from a second thread whose own cwd (unshare(CLONE_FS)) is DIR
  *            race-path      a third thread rewrites PATH's bytes to "../../../../../tmp/x"
  *                           over and over while the call waits
+ *            race-swap      a second thread swaps directory DIR (PATH's parent) for a
+ *                           symlink to /etc and back, over and over, while the call waits
+ *            loop           PATH0 .. PATH<MINOR-1>, one call each, MAJOR 1 and minor 3:
+ *                           a target to kill in the middle of its calls; prints nothing
  *     TYPE   c, b or p (FIFO)
  *
  * Linked statically, as run_probe is.
@@ -42,6 +46,26 @@ static long call(int dirfd)
 	long r = syscall(SYS_mknodat, dirfd, path, mode, dev);
 
 	return r ? -errno : 0;
+}
+
+/* swaps dir for a symlink to /etc and back: the supervisor must never land in /etc */
+static void *swap(void *arg)
+{
+	char real[4200];
+
+	(void)arg;
+	if (strlen(dir) + sizeof(".real") > sizeof(real))
+		return NULL;
+	strcpy(real, dir);
+	strcat(real, ".real");
+	while (!stop) {
+		if (rename(dir, real) == 0) {
+			symlink("/etc", dir);
+			unlink(dir);
+			rename(real, dir);
+		}
+	}
+	return NULL;
 }
 
 static void *in_thread(void *arg)
@@ -105,6 +129,25 @@ int main(int argc, char **argv)
 	} else if (!strcmp(form, "thread") || !strcmp(form, "thread-cwd")) {
 		if (pthread_create(&t, NULL, in_thread, NULL) || pthread_join(t, NULL))
 			return 3;
+	} else if (!strcmp(form, "race-swap")) {
+		if (pthread_create(&racer, NULL, swap, NULL))
+			return 3;
+		result = call(AT_FDCWD);
+		stop = 1;
+		pthread_join(racer, NULL);
+	} else if (!strcmp(form, "loop")) {
+		char base[256];
+		unsigned long n = strtoul(argv[5], NULL, 10);
+
+		if (strlen(argv[2]) >= sizeof(base))
+			return 2;
+		strcpy(base, argv[2]);
+		dev = makedev(1, 3);
+		for (unsigned long i = 0; i < n; i++) {
+			snprintf(path, sizeof(path), "%s%lu", base, i);
+			call(AT_FDCWD);
+		}
+		return 0;
 	} else if (!strcmp(form, "race-path")) {
 		if (pthread_create(&racer, NULL, rewrite, NULL))
 			return 3;
