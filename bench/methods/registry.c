@@ -14,6 +14,7 @@
 	M(inkernel)		/* null, filter-allow, errno */		\
 	M(sigsys)		/* trap, sud */				\
 	M(unotif)		/* unotif/... */			\
+	M(agent)		/* agent/...: unotif + reading the path */	\
 	M(ptrace)		/* ptrace-seccomp/..., ptrace-syscall */	\
 	M(ptrace_sysemu)	/* ptrace-sysemu/emulate */		\
 	M(systrap)		/* systrap/futex, systrap/spin */	\

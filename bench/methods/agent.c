@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What a seccomp agent adds to the bare round trip before it can act on a
+ * call: reading the path the call names out of the target, and checking
+ * that the notification is still the one it read it for. The target traps
+ * mknodat(AT_FDCWD, PATH, S_IFCHR, 1:3) (the seeds' scenario); the
+ * supervisor reads PATH and replies BENCH_MAGIC only when it read exactly
+ * the path the target passed (else EPROTO, which fails the run):
+ *
+ *   agent/read-mem           open /proc/PID/mem, pread, close: what many agents do
+ *                            (it reads through PROT_NONE, see lib/target_mem.h)
+ *   agent/read-vm            process_vm_readv (lib/target_mem.h's read)
+ *   agent/read-vm/id-valid   the same, then SECCOMP_IOCTL_NOTIF_ID_VALID: the
+ *                            read is known to be the waiting call's (TOCTOU)
+ *
+ * Beside unotif/async/emulate, each row's difference is that step's cost.
+ * Creating the node itself is knotif-run --emulate=mknod's
+ * (analysis/workloads/device-tree prices it per node on real work).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "common.h"
+#include "fdpass.h"
+#include "filter.h"
+#include "notif.h"
+
+#define AGENT_PATH_MAX 256
+
+enum path_read { READ_PROC_MEM, READ_VM };
+
+struct agent_variant {
+	enum path_read read;
+	bool id_valid;
+};
+
+struct agent_state {
+	int sock[2];			/* target -> supervisor: the listener */
+	char path[AGENT_PATH_MAX];	/* what the target names; never created (a private folder) */
+};
+
+static const struct agent_variant *variant(const struct bench *b)
+{
+	return b->m->variant;
+}
+
+static int sup_prepare(struct bench *b)
+{
+	struct agent_state *s = b->state;
+
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, s->sock))
+		return -errno;
+	/* a path no call may touch even if one escaped interception: a folder that does not exist */
+	snprintf(s->path, sizeof(s->path), "/nonexistent/knotif-agent-%d/dev/null", (int)getpid());
+	return 0;
+}
+
+static int target_setup(struct bench *b)
+{
+	struct agent_state *s = b->state;
+	int nr = SYS_mknodat, listener, ret;
+
+	close(s->sock[0]);
+	listener = filter_install(&nr, 1, SECCOMP_RET_USER_NOTIF, SECCOMP_FILTER_FLAG_NEW_LISTENER);
+	if (listener < 0)
+		return listener;
+	ret = fd_send(s->sock[1], listener);
+	close(listener);
+	close(s->sock[1]);
+	return ret;
+}
+
+static long call(struct bench *b)
+{
+	struct agent_state *s = b->state;
+
+	return syscall(SYS_mknodat, AT_FDCWD, s->path, S_IFCHR | 0600, makedev(1, 3));
+}
+
+static int check(struct bench *b, long ret)
+{
+	if (ret == BENCH_MAGIC)
+		return 0;
+	return bench_fail(b, "mknodat returned %ld, not %ld: the agent did not read the path the "
+			  "target passed", ret, BENCH_MAGIC);
+}
+
+static void target_finish(struct bench *b)
+{
+	syscall(SYS_mknodat, BENCH_STOP_COOKIE, NULL, 0, 0);
+}
+
+/* The target's path into buf (AGENT_PATH_MAX bytes, NUL-terminated): 0 or -errno. */
+static int read_path(const struct agent_variant *v, const struct seccomp_notif *req, char *buf)
+{
+	ssize_t n;
+
+	if (v->read == READ_PROC_MEM) {
+		char file[64];
+		int fd;
+
+		snprintf(file, sizeof(file), "/proc/%u/mem", req->pid);
+		fd = open(file, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		n = pread(fd, buf, AGENT_PATH_MAX - 1, (off_t)req->data.args[1]);
+		close(fd);
+	} else {
+		struct iovec local = { buf, AGENT_PATH_MAX - 1 };
+		struct iovec remote = { (void *)(uintptr_t)req->data.args[1], AGENT_PATH_MAX - 1 };
+
+		n = process_vm_readv((pid_t)req->pid, &local, 1, &remote, 1, 0);
+	}
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return 0;
+}
+
+static int supervise(struct bench *b)
+{
+	const struct agent_variant *v = variant(b);
+	struct agent_state *s = b->state;
+	char got[AGENT_PATH_MAX];
+	struct notif_buf buf;
+	int listener, ret;
+
+	close(s->sock[1]);
+	listener = fd_recv(s->sock[0]);
+	close(s->sock[0]);
+	if (listener < 0)
+		return listener;
+	watch_target_exit();
+	ret = notif_buf_alloc(&buf);
+	if (ret)
+		return ret;
+	for (;;) {
+		const struct seccomp_notif *req = buf.req;
+		bool stop;
+		int error = 0;
+
+		ret = notif_recv(listener, &buf);
+		if (ret == -EINTR && target_exited(b)) {
+			ret = 0;
+			break;
+		}
+		if (ret == -EINTR || ret == -ENOENT)
+			continue;
+		if (ret)
+			break;
+		stop = req->data.args[0] == BENCH_STOP_COOKIE;
+		if (!stop) {
+			ret = read_path(v, req, got);
+			if (!ret && v->id_valid)
+				ret = notif_id_valid(listener, req->id);
+			if (ret == -ENOENT)
+				continue;	/* the target left the call */
+			error = ret ? -ret : strcmp(got, s->path) ? EPROTO : 0;
+		}
+		ret = notif_send_emulate(listener, &buf, req->id, BENCH_MAGIC, error);
+		if (ret == -ENOENT)
+			ret = 0;
+		if (ret || stop)
+			break;
+	}
+	notif_buf_free(&buf);
+	close(listener);
+	return ret;
+}
+
+#define AGENT(method_name, ...)                                                \
+	(&(const struct method){                                              \
+		.name = method_name,                                          \
+		.kind = KIND_UNOTIF,                                          \
+		.trace_kind = "unotif",                                       \
+		.needs = { FEAT_USER_NOTIF, FEAT_COUNT, FEAT_COUNT },         \
+		.variant = &(const struct agent_variant){ __VA_ARGS__ },      \
+		.state_size = sizeof(struct agent_state),                     \
+		.sup_prepare = sup_prepare,                                   \
+		.target_setup = target_setup,                                 \
+		.call = call,                                                 \
+		.check = check,                                               \
+		.target_finish = target_finish,                               \
+		.supervise = supervise,                                       \
+	})
+
+const struct method *const agent_methods[] = {
+	AGENT("agent/read-mem", .read = READ_PROC_MEM),
+	AGENT("agent/read-vm", .read = READ_VM),
+	AGENT("agent/read-vm/id-valid", .read = READ_VM, .id_valid = true),
+	NULL,
+};
