@@ -3,29 +3,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
-#include <linux/openat2.h>
-#include <poll.h>
-#include <sched.h>
-#include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/capability.h>
-#include <sys/fsuid.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <sys/syscall.h>
-#include <sys/sysmacros.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
+#include "mknod_as.h"
 #include "target_mem.h"
-
-/* A helper stuck in the target's filesystem (a hung FUSE server) is killed after this. */
-#define HELPER_TIMEOUT_MS 10000
-#define MAX_GROUPS 256
 
 int emulate_mknod_rules(struct filter_rule *out)
 {
@@ -71,253 +55,6 @@ int emulate_mknod_wants(const struct seccomp_notif *req)
 	return (mode & S_IFMT) == S_IFCHR || (mode & S_IFMT) == S_IFBLK;
 }
 
-/* What the creation needs of the calling thread, taken while its call waits. */
-struct target_ctx {
-	int root, base, mntns;		/* -1 when not open */
-	uid_t fsuid;
-	gid_t fsgid;
-	gid_t groups[MAX_GROUPS];
-	int ngroups;
-	mode_t umask;
-};
-
-static void ctx_close(struct target_ctx *t)
-{
-	if (t->root >= 0)
-		close(t->root);
-	if (t->base >= 0)
-		close(t->base);
-	if (t->mntns >= 0)
-		close(t->mntns);
-}
-
-/* fsuid, fsgid, groups and umask from /proc/TID/status (ids as this namespace sees them). */
-static int read_status(int proc, struct target_ctx *t)
-{
-	char line[4096];
-	unsigned int u[4], g[4];
-	int seen = 0;
-	FILE *f;
-	int fd = openat(proc, "status", O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	f = fdopen(fd, "r");
-	if (!f) {
-		close(fd);
-		return -errno;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		unsigned int mask;
-
-		if (sscanf(line, "Umask: %o", &mask) == 1) {
-			t->umask = (mode_t)mask;
-			seen |= 1;
-		} else if (sscanf(line, "Uid: %u %u %u %u", &u[0], &u[1], &u[2], &u[3]) == 4) {
-			t->fsuid = u[3];
-			seen |= 2;
-		} else if (sscanf(line, "Gid: %u %u %u %u", &g[0], &g[1], &g[2], &g[3]) == 4) {
-			t->fsgid = g[3];
-			seen |= 4;
-		} else if (!strncmp(line, "Groups:", 7)) {
-			char *s = line + 7, *end;
-
-			t->ngroups = 0;
-			for (unsigned long v = strtoul(s, &end, 10); end != s; v = strtoul(s, &end, 10)) {
-				if (t->ngroups == MAX_GROUPS) {
-					fclose(f);
-					return -E2BIG;
-				}
-				t->groups[t->ngroups++] = (gid_t)v;
-				s = end;
-			}
-			seen |= 8;
-		}
-	}
-	fclose(f);
-	return seen == 15 ? 0 : -EPROTO;
-}
-
-/*
- * Opens what the helper works from: the thread's root, mount namespace,
- * and the directory a relative path starts at (its cwd, or dirfd).
- * Returns 0 or the errno the call itself would get (EBADF, ENOTDIR for a
- * dirfd), or -errno when the target is gone or /proc refuses.
- */
-static int ctx_open(struct target_ctx *t, const struct mknod_call *c)
-{
-	char name[32];
-	int proc, ret = 0;
-
-	snprintf(name, sizeof(name), "/proc/%d", (int)c->tid);
-	proc = open(name, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (proc < 0)
-		return -errno;
-	t->root = openat(proc, "root", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	t->mntns = openat(proc, "ns/mnt", O_RDONLY | O_CLOEXEC);
-	if (t->root < 0 || t->mntns < 0) {
-		ret = -errno;
-		goto out;
-	}
-	if (c->path[0] != '/') {
-		if (c->dirfd == AT_FDCWD) {
-			t->base = openat(proc, "cwd", O_PATH | O_DIRECTORY | O_CLOEXEC);
-		} else if (c->dirfd < 0) {
-			ret = EBADF;
-			goto out;
-		} else {
-			snprintf(name, sizeof(name), "fd/%d", c->dirfd);
-			t->base = openat(proc, name, O_PATH | O_DIRECTORY | O_CLOEXEC);
-			if (t->base < 0 && (errno == ENOENT || errno == ENOTDIR)) {
-				ret = errno == ENOENT ? EBADF : ENOTDIR;
-				goto out;
-			}
-		}
-		if (t->base < 0) {
-			ret = -errno;
-			goto out;
-		}
-	}
-	ret = read_status(proc, t);
-out:
-	close(proc);
-	return ret;
-}
-
-/* What the helper reports over its pipe. */
-struct helper_result {
-	int error;		/* 0: made; else the errno */
-	char why[128];		/* the step that failed */
-};
-
-__attribute__((noreturn))
-static void helper_report(int fd, int error, const char *why)
-{
-	struct helper_result r = { .error = error };
-
-	snprintf(r.why, sizeof(r.why), "%s", why);
-	if (write(fd, &r, sizeof(r)) != (ssize_t)sizeof(r))
-		_exit(1);
-	_exit(0);
-}
-
-/* The caller's capabilities become CAP_MKNOD alone (effective and permitted). */
-static int keep_only_mknod(void)
-{
-	cap_value_t mknod_cap = CAP_MKNOD;
-	cap_t caps = cap_init();
-	int ret;
-
-	if (!caps)
-		return -1;
-	ret = cap_set_flag(caps, CAP_PERMITTED, 1, &mknod_cap, CAP_SET) ||
-	      cap_set_flag(caps, CAP_EFFECTIVE, 1, &mknod_cap, CAP_SET) || cap_set_proc(caps);
-	cap_free(caps);
-	return ret ? -1 : 0;
-}
-
-/*
- * In the forked helper: become the calling thread as far as creating a
- * file goes, then make the node. Path resolution is the kernel's own from
- * the thread's root and cwd (a ".." or a symlink stops at its root as it
- * would for the thread), with no magic link (/proc/PID/root and the like
- * lead anywhere), and the permission checks are the thread's: only
- * CAP_MKNOD is left, which no check but the device type's consults.
- */
-__attribute__((noreturn))
-static void helper(int out, pid_t supervisor, const struct mknod_call *c, const struct target_ctx *t)
-{
-	struct open_how how = { .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
-				.resolve = RESOLVE_NO_MAGICLINKS };
-	char dir[PATH_MAX];
-	const char *base, *slash = strrchr(c->path, '/');
-	struct statvfs vfs;
-	int parent;
-
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != supervisor)
-		_exit(1);
-	if (setns(t->mntns, CLONE_NEWNS))
-		helper_report(out, errno, "entering the target's mount namespace");
-	if (fchdir(t->root) || chroot("."))
-		helper_report(out, errno, "entering the target's root");
-	if (t->base >= 0 && fchdir(t->base))
-		helper_report(out, errno, "entering the target's working directory");
-	umask(t->umask);
-	if (setgroups((size_t)t->ngroups, t->groups))
-		helper_report(out, errno, "taking the target's groups");
-	setfsgid(t->fsgid);
-	setfsuid(t->fsuid);
-	if ((gid_t)setfsgid((gid_t)-1) != t->fsgid || (uid_t)setfsuid((uid_t)-1) != t->fsuid)
-		helper_report(out, EPERM, "taking the target's fsuid and fsgid");
-	if (keep_only_mknod())
-		helper_report(out, errno, "dropping every capability but CAP_MKNOD");
-
-	if (!slash) {
-		snprintf(dir, sizeof(dir), ".");
-		base = c->path;
-	} else {
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - c->path) + (slash == c->path), c->path);
-		base = slash + 1;
-	}
-	if (!*base) {	/* "dir/": the kernel creates no node under a trailing slash */
-		struct stat st;
-
-		helper_report(out, fstatat(AT_FDCWD, c->path, &st, AT_SYMLINK_NOFOLLOW) ? ENOENT : EEXIST,
-			      "a trailing slash");
-	}
-	parent = (int)syscall(SYS_openat2, AT_FDCWD, dir, &how, sizeof(how));
-	if (parent < 0)
-		helper_report(out, errno, "resolving the parent directory");
-	if (fstatvfs(parent, &vfs))
-		helper_report(out, errno, "reading the parent's mount flags");
-	if (vfs.f_flag & ST_NODEV)
-		helper_report(out, EPERM, "the parent is on a nodev mount");
-	if (mknodat(parent, base, c->mode, makedev(c->major, c->minor)))
-		helper_report(out, errno, "mknodat");
-	helper_report(out, 0, "");
-}
-
-/* Run the helper and wait for its answer, HELPER_TIMEOUT_MS at most. */
-static void create_node(struct mknod_call *c, const struct target_ctx *t)
-{
-	struct helper_result r = { .error = EIO };
-	struct pollfd pfd;
-	int pipefd[2], status;
-	pid_t pid, self = getpid();
-
-	if (pipe2(pipefd, O_CLOEXEC)) {
-		c->error = EIO;
-		snprintf(c->why, sizeof(c->why), "pipe: %s", strerror(errno));
-		return;
-	}
-	pid = fork();
-	if (pid == 0) {
-		close(pipefd[0]);
-		helper(pipefd[1], self, c, t);
-	}
-	close(pipefd[1]);
-	if (pid < 0) {
-		close(pipefd[0]);
-		c->error = EIO;
-		snprintf(c->why, sizeof(c->why), "fork: %s", strerror(errno));
-		return;
-	}
-	pfd = (struct pollfd){ .fd = pipefd[0], .events = POLLIN };
-	if (poll(&pfd, 1, HELPER_TIMEOUT_MS) != 1) {
-		kill(pid, SIGKILL);
-		snprintf(r.why, sizeof(r.why), "the helper did not finish in %d s", HELPER_TIMEOUT_MS / 1000);
-	} else if (read(pipefd[0], &r, sizeof(r)) != (ssize_t)sizeof(r)) {
-		r = (struct helper_result){ .error = EIO, .why = "the helper died" };
-	}
-	close(pipefd[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	c->error = r.error;
-	c->verdict = r.error ? MKNOD_FAILED : MKNOD_CREATED;
-	if (r.error)
-		snprintf(c->why, sizeof(c->why), "%s: %s", r.why, strerror(r.error));
-}
-
 /* The path, read once: every later step uses this copy, never the target's memory. */
 static int read_path(int listener, const struct seccomp_notif *req, uint64_t addr, struct mknod_call *c)
 {
@@ -339,7 +76,6 @@ int emulate_mknod(int listener, struct notif_buf *nb, const struct device_policy
 		  struct mknod_call *c)
 {
 	const struct seccomp_notif *req = nb->req;
-	struct target_ctx t = { .root = -1, .base = -1, .mntns = -1 };
 	uint64_t addr;
 	uint32_t dev;
 	int ret;
@@ -366,22 +102,14 @@ int emulate_mknod(int listener, struct notif_buf *nb, const struct device_policy
 		c->error = ENOENT;
 		snprintf(c->why, sizeof(c->why), "an empty path");
 	} else {
-		ret = ctx_open(&t, c);
-		/* everything read belongs to the call still waiting: not to a reused tid */
-		if (notif_id_valid(listener, req->id)) {
-			ctx_close(&t);
-			return -ENOENT;
-		}
-		if (ret > 0) {
-			c->error = ret;
-			snprintf(c->why, sizeof(c->why), "the dirfd: %s", strerror(ret));
-		} else if (ret < 0) {
-			c->error = EIO;
-			snprintf(c->why, sizeof(c->why), "reading the target's /proc: %s", strerror(-ret));
-		} else {
-			create_node(c, &t);
-		}
-		ctx_close(&t);
+		struct mknod_as as = { .tid = c->tid, .dirfd = c->dirfd, .path = c->path, .mode = c->mode,
+				       .major = c->major, .minor = c->minor };
+
+		ret = mknod_as(listener, req->id, &as, c->why, sizeof(c->why));
+		if (ret < 0)
+			return ret;
+		c->error = ret;
+		c->verdict = ret ? MKNOD_FAILED : MKNOD_CREATED;
 	}
 	return notif_send_emulate(listener, nb, req->id, 0, c->error);
 }

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KNOTIF_MKNOD_AS_H
+#define KNOTIF_MKNOD_AS_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/*
+ * Make a device node as a notifying thread would if it were allowed to:
+ * from a forked helper in the thread's mount namespace and root, relative
+ * to its cwd or dirfd, with its fsuid, fsgid, groups and umask, and every
+ * capability dropped but CAP_MKNOD (the kernel's own permission checks are
+ * the thread's); the parent is resolved with no magic link, and a nodev
+ * mount is refused. The one implementation knotif-run --emulate=mknod and
+ * knotif-bench's agent rows share. tools/run/README.md states the
+ * security model.
+ */
+struct mknod_as {
+	pid_t tid;		/* the calling thread, as the notification names it */
+	int dirfd;		/* AT_FDCWD, or the thread's descriptor for a relative path */
+	const char *path;	/* the supervisor's own copy, read once */
+	mode_t mode;
+	unsigned int major, minor;
+};
+
+/*
+ * 0 when made; the errno the call should return (EACCES, ENOENT, EEXIST,
+ * ELOOP, EPERM for nodev, EBADF/ENOTDIR for the dirfd, EIO when the helper
+ * failed), with the failed step in why; -ENOENT when notification id went
+ * away meanwhile (nothing was made).
+ */
+int mknod_as(int listener, uint64_t id, const struct mknod_as *c, char *why, size_t why_len);
+
+#endif
