@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "notif.h"
 
 /* A helper stuck in the target's filesystem (a hung FUSE server) is killed after this. */
@@ -234,6 +235,20 @@ static void helper(int out, pid_t supervisor, const struct mknod_as *c, const st
 }
 
 /* Run the helper and wait for its answer, HELPER_TIMEOUT_MS at most. */
+/* poll() one descriptor for ms at most, through signals (a caller's SIGCHLD handler, say) */
+static int poll_bounded(struct pollfd *pfd, int ms)
+{
+	int64_t deadline = now_ns() + (int64_t)ms * 1000000;
+	int ret;
+
+	do {
+		int64_t left = (deadline - now_ns()) / 1000000;
+
+		ret = poll(pfd, 1, left < 0 ? 0 : (int)left);
+	} while (ret < 0 && errno == EINTR);
+	return ret;
+}
+
 /* Run the helper and wait for its answer, HELPER_TIMEOUT_MS at most: 0 or the errno. */
 static int create_node(const struct mknod_as *c, const struct target_ctx *t, char *why, size_t why_len)
 {
@@ -258,7 +273,7 @@ static int create_node(const struct mknod_as *c, const struct target_ctx *t, cha
 		return EIO;
 	}
 	pfd = (struct pollfd){ .fd = pipefd[0], .events = POLLIN };
-	if (poll(&pfd, 1, HELPER_TIMEOUT_MS) != 1) {
+	if (poll_bounded(&pfd, HELPER_TIMEOUT_MS) != 1) {
 		kill(pid, SIGKILL);
 		snprintf(r.why, sizeof(r.why), "the helper did not finish in %d s", HELPER_TIMEOUT_MS / 1000);
 	} else if (read(pipefd[0], &r, sizeof(r)) != (ssize_t)sizeof(r)) {

@@ -12,10 +12,15 @@
  *   agent/read-vm            process_vm_readv (lib/target_mem.h's read)
  *   agent/read-vm/id-valid   the same, then SECCOMP_IOCTL_NOTIF_ID_VALID: the
  *                            read is known to be the waiting call's (TOCTOU)
+ *   agent/mknod-fork         the same, then the node made as the target would
+ *                            make it (lib/mknod_as.c: a forked helper in its
+ *                            namespaces with its credentials, knotif-run
+ *                            --emulate=mknod's way) and removed again
  *
  * Beside unotif/async/emulate, each row's difference is that step's cost.
- * Creating the node itself is knotif-run --emulate=mknod's
- * (analysis/workloads/device-tree prices it per node on real work).
+ * The reads are written here, not through lib/target_mem.h: they are what is
+ * priced, each system call alone. analysis/workloads/device-tree prices the
+ * node on real work.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +37,7 @@
 #include "common.h"
 #include "fdpass.h"
 #include "filter.h"
+#include "mknod_as.h"
 #include "notif.h"
 
 #define AGENT_PATH_MAX 256
@@ -41,11 +47,13 @@ enum path_read { READ_PROC_MEM, READ_VM };
 struct agent_variant {
 	enum path_read read;
 	bool id_valid;
+	bool make_node;			/* lib/mknod_as.c, then unlink */
 };
 
 struct agent_state {
 	int sock[2];			/* target -> supervisor: the listener */
-	char path[AGENT_PATH_MAX];	/* what the target names; never created (a private folder) */
+	char dir[64];			/* a private folder (mkdtemp), removed at the end */
+	char path[AGENT_PATH_MAX];	/* dir/null: made only by agent/mknod-fork, and removed */
 };
 
 static const struct agent_variant *variant(const struct bench *b)
@@ -59,8 +67,10 @@ static int sup_prepare(struct bench *b)
 
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, s->sock))
 		return -errno;
-	/* a path no call may touch even if one escaped interception: a folder that does not exist */
-	snprintf(s->path, sizeof(s->path), "/nonexistent/knotif-agent-%d/dev/null", (int)getpid());
+	snprintf(s->dir, sizeof(s->dir), "/tmp/knotif-agent.XXXXXX");
+	if (!mkdtemp(s->dir))
+		return -errno;
+	snprintf(s->path, sizeof(s->path), "%s/null", s->dir);
 	return 0;
 }
 
@@ -126,6 +136,21 @@ static int read_path(const struct agent_variant *v, const struct seccomp_notif *
 	return 0;
 }
 
+/* The node, as the target would make it, then gone again: 0 or the errno; -ENOENT: target gone */
+static int make_node(int listener, const struct seccomp_notif *req, const char *path)
+{
+	struct mknod_as as = { .tid = (pid_t)req->pid, .dirfd = AT_FDCWD, .path = path,
+			       .mode = S_IFCHR | 0600, .major = 1, .minor = 3 };
+	char why[160];
+	int ret = mknod_as(listener, req->id, &as, why, sizeof(why));
+
+	if (ret > 0)
+		fprintf(stderr, "knotif-bench: agent/mknod-fork: %s\n", why);
+	if (ret == 0 && unlink(path))
+		ret = errno;
+	return ret;
+}
+
 static int supervise(struct bench *b)
 {
 	const struct agent_variant *v = variant(b);
@@ -165,6 +190,12 @@ static int supervise(struct bench *b)
 			if (ret == -ENOENT)
 				continue;	/* the target left the call */
 			error = ret ? -ret : strcmp(got, s->path) ? EPROTO : 0;
+			if (!error && v->make_node) {
+				ret = make_node(listener, req, got);
+				if (ret == -ENOENT)
+					continue;
+				error = ret;
+			}
 		}
 		ret = notif_send_emulate(listener, &buf, req->id, BENCH_MAGIC, error);
 		if (ret == -ENOENT)
@@ -174,15 +205,17 @@ static int supervise(struct bench *b)
 	}
 	notif_buf_free(&buf);
 	close(listener);
+	unlink(s->path);	/* a call that escaped interception (the check failed it) */
+	rmdir(s->dir);
 	return ret;
 }
 
-#define AGENT(method_name, ...)                                                \
+#define AGENT(method_name, feature2, ...)                                      \
 	(&(const struct method){                                              \
 		.name = method_name,                                          \
 		.kind = KIND_UNOTIF,                                          \
 		.trace_kind = "unotif",                                       \
-		.needs = { FEAT_USER_NOTIF, FEAT_COUNT, FEAT_COUNT },         \
+		.needs = { FEAT_USER_NOTIF, feature2, FEAT_COUNT },           \
 		.variant = &(const struct agent_variant){ __VA_ARGS__ },      \
 		.state_size = sizeof(struct agent_state),                     \
 		.sup_prepare = sup_prepare,                                   \
@@ -194,8 +227,9 @@ static int supervise(struct bench *b)
 	})
 
 const struct method *const agent_methods[] = {
-	AGENT("agent/read-mem", .read = READ_PROC_MEM),
-	AGENT("agent/read-vm", .read = READ_VM),
-	AGENT("agent/read-vm/id-valid", .read = READ_VM, .id_valid = true),
+	AGENT("agent/read-mem", FEAT_COUNT, .read = READ_PROC_MEM),
+	AGENT("agent/read-vm", FEAT_COUNT, .read = READ_VM),
+	AGENT("agent/read-vm/id-valid", FEAT_COUNT, .read = READ_VM, .id_valid = true),
+	AGENT("agent/mknod-fork", FEAT_MKNOD_AS, .read = READ_VM, .id_valid = true, .make_node = true),
 	NULL,
 };
