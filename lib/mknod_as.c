@@ -174,67 +174,97 @@ static int keep_only_mknod(void)
 }
 
 /*
- * In the forked helper: become the calling thread as far as creating a
- * file goes, then make the node. Path resolution is the kernel's own from
- * the thread's root and cwd (a ".." or a symlink stops at its root as it
- * would for the thread), with no magic link (/proc/PID/root and the like
- * lead anywhere), and the permission checks are the thread's: only
- * CAP_MKNOD is left, which no check but the device type's consults.
+ * In a forked helper: become the calling thread as far as creating a file
+ * goes. Path resolution is then the kernel's own from the thread's root and
+ * cwd (a ".." or a symlink stops at its root as it would for the thread),
+ * and the permission checks are the thread's: only CAP_MKNOD is left,
+ * which no check but the device type's consults. 0, or the errno and the
+ * step in *step.
  */
-__attribute__((noreturn))
-static void helper(int out, pid_t supervisor, const struct mknod_as *c, const struct target_ctx *t)
+static int become_target(const struct target_ctx *t, const char **step)
+{
+	*step = "entering the target's mount namespace";
+	if (setns(t->mntns, CLONE_NEWNS))
+		return errno;
+	*step = "entering the target's root";
+	if (fchdir(t->root) || chroot("."))
+		return errno;
+	*step = "entering the target's working directory";
+	if (t->base >= 0 && fchdir(t->base))
+		return errno;
+	umask(t->umask);
+	*step = "taking the target's groups";
+	if (setgroups((size_t)t->ngroups, t->groups))
+		return errno;
+	setfsgid(t->fsgid);
+	setfsuid(t->fsuid);
+	*step = "taking the target's fsuid and fsgid";
+	if ((gid_t)setfsgid((gid_t)-1) != t->fsgid || (uid_t)setfsuid((uid_t)-1) != t->fsuid)
+		return EPERM;
+	*step = "dropping every capability but CAP_MKNOD";
+	return keep_only_mknod() ? errno : 0;
+}
+
+/*
+ * After become_target(): the node, its parent resolved with no magic link
+ * (/proc/PID/root and the like lead anywhere) and refused on a nodev
+ * mount. 0, or the errno and the step in *step.
+ */
+static int make_here(const char *path, mode_t mode, unsigned int major, unsigned int minor,
+		     const char **step)
 {
 	struct open_how how = { .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
 				.resolve = RESOLVE_NO_MAGICLINKS };
 	char dir[PATH_MAX];
-	const char *base, *slash = strrchr(c->path, '/');
+	const char *base, *slash = strrchr(path, '/');
 	struct statvfs vfs;
-	int parent;
-
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != supervisor)
-		_exit(1);
-	if (setns(t->mntns, CLONE_NEWNS))
-		helper_report(out, errno, "entering the target's mount namespace");
-	if (fchdir(t->root) || chroot("."))
-		helper_report(out, errno, "entering the target's root");
-	if (t->base >= 0 && fchdir(t->base))
-		helper_report(out, errno, "entering the target's working directory");
-	umask(t->umask);
-	if (setgroups((size_t)t->ngroups, t->groups))
-		helper_report(out, errno, "taking the target's groups");
-	setfsgid(t->fsgid);
-	setfsuid(t->fsuid);
-	if ((gid_t)setfsgid((gid_t)-1) != t->fsgid || (uid_t)setfsuid((uid_t)-1) != t->fsuid)
-		helper_report(out, EPERM, "taking the target's fsuid and fsgid");
-	if (keep_only_mknod())
-		helper_report(out, errno, "dropping every capability but CAP_MKNOD");
+	int parent, err = 0;
 
 	if (!slash) {
 		snprintf(dir, sizeof(dir), ".");
-		base = c->path;
+		base = path;
 	} else {
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - c->path) + (slash == c->path), c->path);
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path) + (slash == path), path);
 		base = slash + 1;
 	}
 	if (!*base) {	/* "dir/": the kernel creates no node under a trailing slash */
 		struct stat st;
 
-		helper_report(out, fstatat(AT_FDCWD, c->path, &st, AT_SYMLINK_NOFOLLOW) ? ENOENT : EEXIST,
-			      "a trailing slash");
+		*step = "a trailing slash";
+		return fstatat(AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW) ? ENOENT : EEXIST;
 	}
+	*step = "resolving the parent directory";
 	parent = (int)syscall(SYS_openat2, AT_FDCWD, dir, &how, sizeof(how));
 	if (parent < 0)
-		helper_report(out, errno, "resolving the parent directory");
-	if (fstatvfs(parent, &vfs))
-		helper_report(out, errno, "reading the parent's mount flags");
-	if (vfs.f_flag & ST_NODEV)
-		helper_report(out, EPERM, "the parent is on a nodev mount");
-	if (mknodat(parent, base, c->mode, makedev(c->major, c->minor)))
-		helper_report(out, errno, "mknodat");
-	helper_report(out, 0, "");
+		return errno;
+	if (fstatvfs(parent, &vfs)) {
+		*step = "reading the parent's mount flags";
+		err = errno;
+	} else if (vfs.f_flag & ST_NODEV) {
+		*step = "the parent is on a nodev mount";
+		err = EPERM;
+	} else if (mknodat(parent, base, mode, makedev(major, minor))) {
+		*step = "mknodat";
+		err = errno;
+	}
+	close(parent);
+	return err;
 }
 
-/* Run the helper and wait for its answer, HELPER_TIMEOUT_MS at most. */
+__attribute__((noreturn))
+static void helper(int out, pid_t supervisor, const struct mknod_as *c, const struct target_ctx *t)
+{
+	const char *step = "";
+	int err;
+
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != supervisor)
+		_exit(1);
+	err = become_target(t, &step);
+	if (!err)
+		err = make_here(c->path, c->mode, c->major, c->minor, &step);
+	helper_report(out, err, err ? step : "");
+}
+
 /* poll() one descriptor for ms at most, through signals (a caller's SIGCHLD handler, say) */
 static int poll_bounded(struct pollfd *pfd, int ms)
 {
