@@ -14,6 +14,7 @@
 #include <sys/capability.h>
 #include <sys/fsuid.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
@@ -337,4 +338,136 @@ int mknod_as(int listener, uint64_t id, const struct mknod_as *c, char *why, siz
 	}
 	ctx_close(&t);
 	return ret;
+}
+
+/* One request to a resident helper, and its answer. */
+struct resident_request {
+	mode_t mode;
+	unsigned int major, minor;
+	char path[PATH_MAX];
+};
+
+__attribute__((noreturn))
+static void resident(int sock, pid_t supervisor, const struct target_ctx *t)
+{
+	struct helper_result r = { 0 };
+	struct resident_request q;
+	const char *step = "";
+
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != supervisor)
+		_exit(1);
+	r.error = become_target(t, &step);
+	snprintf(r.why, sizeof(r.why), "%s", r.error ? step : "");
+	if (send(sock, &r, sizeof(r), 0) != (ssize_t)sizeof(r) || r.error)
+		_exit(1);
+	/* until the supervisor hangs up: one node per request */
+	while (recv(sock, &q, sizeof(q), 0) == (ssize_t)sizeof(q)) {
+		q.path[sizeof(q.path) - 1] = '\0';
+		r.error = make_here(q.path, q.mode, q.major, q.minor, &step);
+		snprintf(r.why, sizeof(r.why), "%s", r.error ? step : "");
+		if (send(sock, &r, sizeof(r), 0) != (ssize_t)sizeof(r))
+			break;
+	}
+	_exit(0);
+}
+
+/* The answer on r->sock, HELPER_TIMEOUT_MS at most: 0 or the errno, with why. */
+static int resident_answer(struct mknod_resident *r, char *why, size_t why_len)
+{
+	struct helper_result a;
+	struct pollfd pfd = { .fd = r->sock, .events = POLLIN };
+
+	if (poll_bounded(&pfd, HELPER_TIMEOUT_MS) != 1) {
+		snprintf(why, why_len, "the resident helper did not answer in %d s", HELPER_TIMEOUT_MS / 1000);
+		return EIO;
+	}
+	if (recv(r->sock, &a, sizeof(a), 0) != (ssize_t)sizeof(a)) {
+		snprintf(why, why_len, "the resident helper died");
+		return EIO;
+	}
+	if (a.error)
+		snprintf(why, why_len, "%s: %s", a.why, strerror(a.error));
+	return a.error;
+}
+
+int mknod_resident_start(struct mknod_resident *r, int listener, uint64_t id, pid_t tid, char *why,
+			 size_t why_len)
+{
+	struct mknod_as here = { .tid = tid, .dirfd = AT_FDCWD, .path = "." };
+	struct target_ctx t = { .root = -1, .base = -1, .mntns = -1 };
+	int ret = ctx_open(&t, &here), sv[2];
+	pid_t self = getpid();
+
+	r->pid = -1;
+	r->sock = -1;
+	if (notif_id_valid(listener, id)) {
+		ctx_close(&t);
+		return -ENOENT;
+	}
+	if (ret) {
+		snprintf(why, why_len, "reading the target's /proc: %s", strerror(ret < 0 ? -ret : ret));
+		ctx_close(&t);
+		return EIO;
+	}
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv)) {
+		snprintf(why, why_len, "socketpair: %s", strerror(errno));
+		ctx_close(&t);
+		return EIO;
+	}
+	r->pid = fork();
+	if (r->pid == 0) {
+		close(sv[0]);
+		resident(sv[1], self, &t);
+	}
+	close(sv[1]);
+	ctx_close(&t);
+	r->sock = sv[0];
+	if (r->pid < 0) {
+		snprintf(why, why_len, "fork: %s", strerror(errno));
+		close(r->sock);
+		r->sock = -1;
+		return EIO;
+	}
+	ret = resident_answer(r, why, why_len);
+	if (ret)
+		mknod_resident_stop(r);
+	return ret;
+}
+
+int mknod_resident_make(struct mknod_resident *r, const char *path, mode_t mode, unsigned int major,
+			unsigned int minor, char *why, size_t why_len)
+{
+	struct resident_request q = { .mode = mode, .major = major, .minor = minor };
+
+	if (strlen(path) >= sizeof(q.path))
+		return ENAMETOOLONG;
+	strcpy(q.path, path);
+	if (send(r->sock, &q, sizeof(q), 0) != (ssize_t)sizeof(q)) {
+		snprintf(why, why_len, "handing the request over: %s", strerror(errno));
+		return EIO;
+	}
+	return resident_answer(r, why, why_len);
+}
+
+void mknod_resident_stop(struct mknod_resident *r)
+{
+	int status;
+
+	if (r->sock >= 0)
+		close(r->sock);	/* the helper's recv() sees the end and it exits */
+	r->sock = -1;
+	if (r->pid <= 0)
+		return;
+	for (int i = 0; i < HELPER_TIMEOUT_MS / 10; i++) {
+		pid_t got = waitpid(r->pid, &status, WNOHANG);
+
+		if (got == r->pid || (got < 0 && errno != EINTR))
+			break;
+		usleep(10000);
+		if (i == HELPER_TIMEOUT_MS / 10 - 1) {
+			kill(r->pid, SIGKILL);
+			waitpid(r->pid, &status, 0);
+		}
+	}
+	r->pid = -1;
 }

@@ -33,4 +33,23 @@ struct mknod_as {
  */
 int mknod_as(int listener, uint64_t id, const struct mknod_as *c, char *why, size_t why_len);
 
+/*
+ * The cheap way: one helper that becomes the thread once (its namespaces,
+ * root, cwd and credentials as they are at start) and is handed each node
+ * over a socket. Valid while the thread keeps them (a supervisor restarts it
+ * when they change); relative paths are from the cwd it had at start, and
+ * no dirfd is taken. start: 0, the errno with why, or -ENOENT when
+ * notification id went away; make: as mknod_as(); stop: ends the helper.
+ */
+struct mknod_resident {
+	pid_t pid;
+	int sock;
+};
+
+int mknod_resident_start(struct mknod_resident *r, int listener, uint64_t id, pid_t tid, char *why,
+			 size_t why_len);
+int mknod_resident_make(struct mknod_resident *r, const char *path, mode_t mode, unsigned int major,
+			unsigned int minor, char *why, size_t why_len);
+void mknod_resident_stop(struct mknod_resident *r);
+
 #endif

@@ -16,6 +16,9 @@
  *                            make it (lib/mknod_as.c: a forked helper in its
  *                            namespaces with its credentials, knotif-run
  *                            --emulate=mknod's way) and removed again
+ *   agent/mknod-resident     the same node, made by a helper that became the
+ *                            target once (lib/mknod_as.c's resident) and is
+ *                            handed each request over a socket: the cheap way
  *
  * Beside unotif/async/emulate, each row's difference is that step's cost.
  * The reads are written here, not through lib/target_mem.h: they are what is
@@ -48,6 +51,7 @@ struct agent_variant {
 	enum path_read read;
 	bool id_valid;
 	bool make_node;			/* lib/mknod_as.c, then unlink */
+	bool resident;			/* through one helper started at the first call */
 };
 
 struct agent_state {
@@ -136,16 +140,26 @@ static int read_path(const struct agent_variant *v, const struct seccomp_notif *
 	return 0;
 }
 
-/* The node, as the target would make it, then gone again: 0 or the errno; -ENOENT: target gone */
-static int make_node(int listener, const struct seccomp_notif *req, const char *path)
+/*
+ * The node, as the target would make it, then gone again: 0 or the errno;
+ * -ENOENT: the target left. A resident helper starts at the first call.
+ */
+static int make_node(const struct agent_variant *v, struct mknod_resident *res, int listener,
+		     const struct seccomp_notif *req, const char *path)
 {
 	struct mknod_as as = { .tid = (pid_t)req->pid, .dirfd = AT_FDCWD, .path = path,
 			       .mode = S_IFCHR | 0600, .major = 1, .minor = 3 };
 	char why[160];
-	int ret = mknod_as(listener, req->id, &as, why, sizeof(why));
+	int ret = 0;
 
+	if (!v->resident)
+		ret = mknod_as(listener, req->id, &as, why, sizeof(why));
+	else if (res->pid <= 0)
+		ret = mknod_resident_start(res, listener, req->id, as.tid, why, sizeof(why));
+	if (!ret && v->resident)
+		ret = mknod_resident_make(res, path, as.mode, as.major, as.minor, why, sizeof(why));
 	if (ret > 0)
-		fprintf(stderr, "knotif-bench: agent/mknod-fork: %s\n", why);
+		fprintf(stderr, "knotif-bench: agent node: %s\n", why);
 	if (ret == 0 && unlink(path))
 		ret = errno;
 	return ret;
@@ -156,6 +170,7 @@ static int supervise(struct bench *b)
 	const struct agent_variant *v = variant(b);
 	struct agent_state *s = b->state;
 	char got[AGENT_PATH_MAX];
+	struct mknod_resident res = { .pid = -1, .sock = -1 };
 	struct notif_buf buf;
 	int listener, ret;
 
@@ -191,7 +206,7 @@ static int supervise(struct bench *b)
 				continue;	/* the target left the call */
 			error = ret ? -ret : strcmp(got, s->path) ? EPROTO : 0;
 			if (!error && v->make_node) {
-				ret = make_node(listener, req, got);
+				ret = make_node(v, &res, listener, req, got);
 				if (ret == -ENOENT)
 					continue;
 				error = ret;
@@ -205,6 +220,7 @@ static int supervise(struct bench *b)
 	}
 	notif_buf_free(&buf);
 	close(listener);
+	mknod_resident_stop(&res);
 	unlink(s->path);	/* a call that escaped interception (the check failed it) */
 	rmdir(s->dir);
 	return ret;
@@ -231,5 +247,7 @@ const struct method *const agent_methods[] = {
 	AGENT("agent/read-vm", FEAT_COUNT, .read = READ_VM),
 	AGENT("agent/read-vm/id-valid", FEAT_COUNT, .read = READ_VM, .id_valid = true),
 	AGENT("agent/mknod-fork", FEAT_MKNOD_AS, .read = READ_VM, .id_valid = true, .make_node = true),
+	AGENT("agent/mknod-resident", FEAT_MKNOD_AS, .read = READ_VM, .id_valid = true, .make_node = true,
+	      .resident = true),
 	NULL,
 };
