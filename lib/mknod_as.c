@@ -280,8 +280,40 @@ static int poll_bounded(struct pollfd *pfd, int ms)
 	return ret;
 }
 
-/* Run the helper and wait for its answer, HELPER_TIMEOUT_MS at most: 0 or the errno. */
-static int create_node(const struct mknod_as *c, const struct target_ctx *t, char *why, size_t why_len)
+/*
+ * In the forked child, the Incus way: exec PROGRAM MKNOD_AS_HELPER_ARG with
+ * what helper() would use as arguments; the program's main() hands them to
+ * mknod_as_helper_main(). Descriptors stay open across the exec.
+ */
+__attribute__((noreturn))
+static void exec_helper(const char *program, int out, pid_t supervisor, const struct mknod_as *c,
+			const struct target_ctx *t)
+{
+	char fds[64], creds[64], node[64], groups[MAX_GROUPS * 11 + 1] = "";
+	size_t used = 0;
+
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != supervisor)
+		_exit(1);
+	for (int i = 0; i < t->ngroups && used < sizeof(groups); i++)
+		used += (size_t)snprintf(groups + used, sizeof(groups) - used, "%s%u", i ? "," : "",
+					 (unsigned int)t->groups[i]);
+	/* the exec'd helper gets these; O_CLOEXEC would close them */
+	const int keep[] = { out, t->root, t->base, t->mntns };
+
+	for (size_t i = 0; i < sizeof(keep) / sizeof(keep[0]); i++)
+		if (keep[i] >= 0)
+			fcntl(keep[i], F_SETFD, 0);
+	snprintf(fds, sizeof(fds), "%d,%d,%d,%d", out, t->root, t->base, t->mntns);
+	snprintf(creds, sizeof(creds), "%u,%u,%u", (unsigned int)t->fsuid, (unsigned int)t->fsgid,
+		 (unsigned int)t->umask);
+	snprintf(node, sizeof(node), "%u,%u,%u", (unsigned int)c->mode, c->major, c->minor);
+	execl(program, program, MKNOD_AS_HELPER_ARG, fds, creds, groups, node, c->path, (char *)NULL);
+	helper_report(out, errno, "exec'ing the helper");
+}
+
+/* Run the helper (exec'ing program when not NULL) and wait, HELPER_TIMEOUT_MS at most: 0 or the errno. */
+static int create_node(const struct mknod_as *c, const struct target_ctx *t, const char *program,
+		       char *why, size_t why_len)
 {
 	struct helper_result r = { .error = EIO };
 	struct pollfd pfd;
@@ -295,6 +327,8 @@ static int create_node(const struct mknod_as *c, const struct target_ctx *t, cha
 	pid = fork();
 	if (pid == 0) {
 		close(pipefd[0]);
+		if (program)
+			exec_helper(program, pipefd[1], self, c, t);
 		helper(pipefd[1], self, c, t);
 	}
 	close(pipefd[1]);
@@ -318,7 +352,8 @@ static int create_node(const struct mknod_as *c, const struct target_ctx *t, cha
 	return r.error;
 }
 
-int mknod_as(int listener, uint64_t id, const struct mknod_as *c, char *why, size_t why_len)
+static int make_as(int listener, uint64_t id, const struct mknod_as *c, const char *program, char *why,
+		   size_t why_len)
 {
 	struct target_ctx t = { .root = -1, .base = -1, .mntns = -1 };
 	int ret = ctx_open(&t, c);
@@ -334,10 +369,65 @@ int mknod_as(int listener, uint64_t id, const struct mknod_as *c, char *why, siz
 		snprintf(why, why_len, "reading the target's /proc: %s", strerror(-ret));
 		ret = EIO;
 	} else {
-		ret = create_node(c, &t, why, why_len);
+		ret = create_node(c, &t, program, why, why_len);
 	}
 	ctx_close(&t);
 	return ret;
+}
+
+int mknod_as(int listener, uint64_t id, const struct mknod_as *c, char *why, size_t why_len)
+{
+	return make_as(listener, id, c, NULL, why, why_len);
+}
+
+int mknod_as_exec(int listener, uint64_t id, const struct mknod_as *c, const char *program, char *why,
+		  size_t why_len)
+{
+	return make_as(listener, id, c, program, why, why_len);
+}
+
+/* "a,b,c": n decimal numbers into out[]; 0, or -1 when s is not that */
+static int parse_numbers(const char *s, long *out, int n)
+{
+	char *end;
+
+	for (int i = 0; i < n; i++) {
+		errno = 0;
+		out[i] = strtol(s, &end, 10);
+		if (errno || end == s || *end != (i == n - 1 ? '\0' : ','))
+			return -1;
+		s = end + 1;
+	}
+	return 0;
+}
+
+int mknod_as_helper_main(int argc, char **argv)
+{
+	long fds[4], creds[3], node[3], gid;
+	struct target_ctx t = { 0 };
+	const char *step = "", *g;
+	char *end;
+	int err;
+
+	if (argc != 5 || parse_numbers(argv[0], fds, 4) || parse_numbers(argv[1], creds, 3) ||
+	    parse_numbers(argv[3], node, 3))
+		return 2;
+	for (g = argv[2]; *g && t.ngroups < MAX_GROUPS; g = *end ? end + 1 : end) {
+		gid = strtol(g, &end, 10);
+		if (end == g || (*end && *end != ','))
+			return 2;
+		t.groups[t.ngroups++] = (gid_t)gid;
+	}
+	t.root = (int)fds[1];
+	t.base = (int)fds[2];
+	t.mntns = (int)fds[3];
+	t.fsuid = (uid_t)creds[0];
+	t.fsgid = (gid_t)creds[1];
+	t.umask = (mode_t)creds[2];
+	err = become_target(&t, &step);
+	if (!err)
+		err = make_here(argv[4], (mode_t)node[0], (unsigned int)node[1], (unsigned int)node[2], &step);
+	helper_report((int)fds[0], err, err ? step : "");
 }
 
 /* One request to a resident helper, and its answer. */

@@ -34,6 +34,17 @@ struct mknod_as {
 int mknod_as(int listener, uint64_t id, const struct mknod_as *c, char *why, size_t why_len);
 
 /*
+ * The Incus way: the same, but the forked helper execs program (which must
+ * hand `program MKNOD_AS_HELPER_ARG ARGS...` to mknod_as_helper_main(),
+ * first thing in its main()) and does the work there.
+ */
+#define MKNOD_AS_HELPER_ARG "--knotif-mknod-helper"
+int mknod_as_exec(int listener, uint64_t id, const struct mknod_as *c, const char *program, char *why,
+		  size_t why_len);
+/* argv after MKNOD_AS_HELPER_ARG: makes the node, reports, and exits; 2 on arguments it cannot read */
+int mknod_as_helper_main(int argc, char **argv);
+
+/*
  * The cheap way: one helper that becomes the thread once (its namespaces,
  * root, cwd and credentials as they are at start) and is handed each node
  * over a socket. Valid while the thread keeps them (a supervisor restarts it

@@ -16,6 +16,8 @@
  *                            make it (lib/mknod_as.c: a forked helper in its
  *                            namespaces with its credentials, knotif-run
  *                            --emulate=mknod's way) and removed again
+ *   agent/mknod-exec         the same, the helper exec'ing knotif-bench itself per
+ *                            call to do it, as Incus re-execs itself (forkmknod)
  *   agent/mknod-resident     the same node, made by a helper that became the
  *                            target once (lib/mknod_as.c's resident) and is
  *                            handed each request over a socket: the cheap way
@@ -52,6 +54,7 @@ struct agent_variant {
 	bool id_valid;
 	bool make_node;			/* lib/mknod_as.c, then unlink */
 	bool resident;			/* through one helper started at the first call */
+	bool exec;			/* the per-call helper execs /proc/self/exe */
 };
 
 struct agent_state {
@@ -152,7 +155,9 @@ static int make_node(const struct agent_variant *v, struct mknod_resident *res, 
 	char why[160];
 	int ret = 0;
 
-	if (!v->resident)
+	if (v->exec)
+		ret = mknod_as_exec(listener, req->id, &as, "/proc/self/exe", why, sizeof(why));
+	else if (!v->resident)
 		ret = mknod_as(listener, req->id, &as, why, sizeof(why));
 	else if (res->pid <= 0)
 		ret = mknod_resident_start(res, listener, req->id, as.tid, why, sizeof(why));
@@ -247,6 +252,8 @@ const struct method *const agent_methods[] = {
 	AGENT("agent/read-vm", FEAT_COUNT, .read = READ_VM),
 	AGENT("agent/read-vm/id-valid", FEAT_COUNT, .read = READ_VM, .id_valid = true),
 	AGENT("agent/mknod-fork", FEAT_MKNOD_AS, .read = READ_VM, .id_valid = true, .make_node = true),
+	AGENT("agent/mknod-exec", FEAT_MKNOD_AS, .read = READ_VM, .id_valid = true, .make_node = true,
+	      .exec = true),
 	AGENT("agent/mknod-resident", FEAT_MKNOD_AS, .read = READ_VM, .id_valid = true, .make_node = true,
 	      .resident = true),
 	NULL,
