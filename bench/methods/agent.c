@@ -170,13 +170,34 @@ static int make_node(const struct agent_variant *v, struct mknod_resident *res, 
 	return ret;
 }
 
-static int supervise(struct bench *b)
+/* One call: read the path, check it is the waiting call's, make the node; reply. */
+static int answer(struct bench *b, int listener, struct notif_buf *buf, bool stop, void *ctx)
 {
 	const struct agent_variant *v = variant(b);
+	const struct seccomp_notif *req = buf->req;
 	struct agent_state *s = b->state;
 	char got[AGENT_PATH_MAX];
+	int ret, error = 0;
+
+	if (!stop) {
+		ret = read_path(v, req, got);
+		if (!ret && v->id_valid)
+			ret = notif_id_valid(listener, req->id);
+		if (!ret && strcmp(got, s->path))
+			ret = -EPROTO;
+		if (!ret && v->make_node)
+			ret = make_node(v, ctx, listener, req, got);
+		if (ret == -ENOENT)
+			return 0;	/* the target left the call: nothing to answer */
+		error = ret < 0 ? -ret : ret;
+	}
+	return notif_send_emulate(listener, buf, req->id, BENCH_MAGIC, error);
+}
+
+static int supervise(struct bench *b)
+{
+	struct agent_state *s = b->state;
 	struct mknod_resident res = { .pid = -1, .sock = -1 };
-	struct notif_buf buf;
 	int listener, ret;
 
 	close(s->sock[1]);
@@ -185,45 +206,7 @@ static int supervise(struct bench *b)
 	if (listener < 0)
 		return listener;
 	watch_target_exit();
-	ret = notif_buf_alloc(&buf);
-	if (ret)
-		return ret;
-	for (;;) {
-		const struct seccomp_notif *req = buf.req;
-		bool stop;
-		int error = 0;
-
-		ret = notif_recv(listener, &buf);
-		if (ret == -EINTR && target_exited(b)) {
-			ret = 0;
-			break;
-		}
-		if (ret == -EINTR || ret == -ENOENT)
-			continue;
-		if (ret)
-			break;
-		stop = req->data.args[0] == BENCH_STOP_COOKIE;
-		if (!stop) {
-			ret = read_path(v, req, got);
-			if (!ret && v->id_valid)
-				ret = notif_id_valid(listener, req->id);
-			if (ret == -ENOENT)
-				continue;	/* the target left the call */
-			error = ret ? -ret : strcmp(got, s->path) ? EPROTO : 0;
-			if (!error && v->make_node) {
-				ret = make_node(v, &res, listener, req, got);
-				if (ret == -ENOENT)
-					continue;
-				error = ret;
-			}
-		}
-		ret = notif_send_emulate(listener, &buf, req->id, BENCH_MAGIC, error);
-		if (ret == -ENOENT)
-			ret = 0;
-		if (ret || stop)
-			break;
-	}
-	notif_buf_free(&buf);
+	ret = serve_notifications(b, listener, false, answer, &res);
 	close(listener);
 	mknod_resident_stop(&res);
 	unlink(s->path);	/* a call that escaped interception (the check failed it) */

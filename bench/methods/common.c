@@ -2,6 +2,8 @@
 #include "common.h"
 
 #include <errno.h>
+
+#include "notif.h"
 #include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -24,6 +26,36 @@ int check_magic(struct bench *b, long ret)
 		return 0;
 	return bench_fail(b, "%s returned %ld, not the emulated %ld: the call was not intercepted",
 			  b->sys->name, ret, BENCH_MAGIC);
+}
+
+int serve_notifications(struct bench *b, int listener, bool rw, notif_answer_fn answer, void *ctx)
+{
+	struct notif_buf buf;
+	int ret = notif_buf_alloc(&buf);
+
+	if (ret)
+		return ret;
+	for (;;) {
+		bool stop;
+
+		ret = rw ? notif_recv_rw(listener, &buf) : notif_recv(listener, &buf);
+		if (ret == -EINTR && target_exited(b)) {
+			ret = 0;
+			break;	/* the harness reports how the target ended */
+		}
+		if (ret == -EINTR || ret == -ENOENT)
+			continue;	/* interrupted, or the target left the call */
+		if (ret)
+			break;
+		stop = buf.req->data.args[0] == BENCH_STOP_COOKIE;
+		ret = answer(b, listener, &buf, stop, ctx);
+		if (ret == -ENOENT)
+			ret = 0;	/* the target was interrupted after RECV: normal */
+		if (ret || stop)
+			break;
+	}
+	notif_buf_free(&buf);
+	return ret;
 }
 
 /* 1 with the target stopped (*status), 0 when it has ended (reaped), or -errno */

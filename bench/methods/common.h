@@ -20,6 +20,16 @@ int check_real(struct bench *b, long ret);
 int check_magic(struct bench *b, long ret);
 
 /*
+ * A notification supervisor's loop: receive on listener (read() when rw),
+ * hand each notification to answer (stop: the target's last call, with
+ * BENCH_STOP_COOKIE), until the stop call is answered or the target has
+ * ended. ENOENT from a receive or an answer (the target left the call) and
+ * EINTR are normal. answer returns 0 or -errno. 0, or the first -errno.
+ */
+typedef int (*notif_answer_fn)(struct bench *b, int listener, struct notif_buf *buf, bool stop, void *ctx);
+int serve_notifications(struct bench *b, int listener, bool rw, notif_answer_fn answer, void *ctx);
+
+/*
  * What a ptrace supervisor does at one stop of the target (its wait status):
  * answer it, change *resume if it must, and return the signal to deliver
  * with the resume (0: none) or -errno.

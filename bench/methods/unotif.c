@@ -158,11 +158,17 @@ static int reply(struct bench *b, struct notif_buf *buf, bool stop)
 	return notif_reply(s->listener, buf, id, v->reply, BENCH_MAGIC, s->addfd_src);
 }
 
+static int answer(struct bench *b, int listener, struct notif_buf *buf, bool stop, void *ctx)
+{
+	(void)listener;
+	(void)ctx;
+	return reply(b, buf, stop);
+}
+
 static int supervise(struct bench *b)
 {
 	const struct unotif_variant *v = variant(b);
 	struct unotif_state *s = b->state;
-	struct notif_buf buf;
 	int ret;
 
 	close(s->sock[1]);
@@ -173,29 +179,7 @@ static int supervise(struct bench *b)
 	watch_target_exit();	/* after ptrace_listener: its stop raised SIGCHLD too */
 	if (v->sync_wake && (ret = notif_set_sync_wakeup(s->listener)))
 		return ret;
-	ret = notif_buf_alloc(&buf);
-	if (ret)
-		return ret;
-	for (;;) {
-		bool stop;
-
-		ret = v->rw_protocol ? notif_recv_rw(s->listener, &buf) : notif_recv(s->listener, &buf);
-		if (ret == -EINTR && target_exited(b)) {
-			ret = 0;
-			break;	/* the harness reports how the target ended */
-		}
-		if (ret == -EINTR || ret == -ENOENT)
-			continue;	/* interrupted, or the target left the call */
-		if (ret)
-			break;
-		stop = buf.req->data.args[0] == BENCH_STOP_COOKIE;
-		ret = reply(b, &buf, stop);
-		if (ret == -ENOENT)
-			ret = 0;	/* the target was interrupted after RECV: normal */
-		if (ret || stop)
-			break;
-	}
-	notif_buf_free(&buf);
+	ret = serve_notifications(b, s->listener, v->rw_protocol, answer, NULL);
 	close(s->listener);
 	return ret;
 }
