@@ -51,6 +51,11 @@ struct method {
 	 */
 	const char *trace_kind;
 	enum feature needs[3];		/* run only when each probes fine (FEAT_COUNT ends) */
+	/*
+	 * Milliseconds a call, not microseconds: left out of a run unless a
+	 * --benchmark_filter names it (the default suite stays seconds long).
+	 */
+	bool on_request;
 	const void *variant;		/* the method file's own description of this variant */
 	size_t state_size;		/* zeroed per run at b->state, before sup_prepare */
 	/* Supervisor, before forking the target: sockets, memfds, pipes. */

@@ -50,7 +50,8 @@ static const char usage_text[] =
 "in-kernel decisions, and the pipe/futex ping-pong floor.\n"
 "\n"
 "  --benchmark_filter=REGEX        run benchmarks whose name matches (a leading\n"
-"                                  '-' runs those that do not)\n"
+"                                  '-' runs those that do not); agent/mknod-* (ms a\n"
+"                                  call) run only when a filter names them\n"
 "  --benchmark_repetitions=N       repetitions per benchmark (default 5)\n"
 "  --benchmark_min_time=SECONDS    at least this long per repetition ('0.5' or '0.5s')\n"
 "  --benchmark_format=FMT          stdout: console (default), json or csv\n"
@@ -212,7 +213,8 @@ static struct result *plan(const struct options *o, int *count)
 			snprintf(r->name, sizeof(r->name), "%s%s%s/placement:%s", r->m->name,
 				 default_syscall ? "" : "/syscall:", default_syscall ? "" : o->sys->name,
 				 placement_name(r->placement));
-			r->selected = selected(o, r->name);
+			r->selected = selected(o, r->name) &&
+				      (!r->m->on_request || (o->filter && !o->filter_negated));
 			placement_used |= r->selected;
 		}
 		for (int i = first; i < n; i++)

@@ -214,12 +214,14 @@ static int supervise(struct bench *b)
 	return ret;
 }
 
+/* the node rows take milliseconds a call: run when a --benchmark_filter names them */
 #define AGENT(method_name, feature2, ...)                                      \
 	(&(const struct method){                                              \
 		.name = method_name,                                          \
 		.kind = KIND_UNOTIF,                                          \
 		.trace_kind = "unotif",                                       \
 		.needs = { FEAT_USER_NOTIF, feature2, FEAT_COUNT },           \
+		.on_request = feature2 == FEAT_MKNOD_AS,                      \
 		.variant = &(const struct agent_variant){ __VA_ARGS__ },      \
 		.state_size = sizeof(struct agent_state),                     \
 		.sup_prepare = sup_prepare,                                   \
