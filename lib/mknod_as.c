@@ -311,6 +311,26 @@ static void exec_helper(const char *program, int out, pid_t supervisor, const st
 	helper_report(out, errno, "exec'ing the helper");
 }
 
+/*
+ * SIGKILL pid (a helper of ours) and reap it if it goes within 1 s. One
+ * stuck in an uninterruptible sleep (a FUSE server that never answers) is
+ * left: it is our child, reaped by whoever waits for children later (SIGCHLD
+ * and its handler in knotif-run), and the supervisor is not held with it.
+ */
+static void kill_helper(pid_t pid)
+{
+	int status;
+
+	kill(pid, SIGKILL);
+	for (int i = 0; i < 100; i++) {
+		pid_t got = waitpid(pid, &status, WNOHANG);
+
+		if (got == pid || (got < 0 && errno != EINTR))
+			return;
+		usleep(10000);
+	}
+}
+
 /* Run the helper (exec'ing program when not NULL) and wait, HELPER_TIMEOUT_MS at most: 0 or the errno. */
 static int create_node(const struct mknod_as *c, const struct target_ctx *t, const char *program,
 		       char *why, size_t why_len)
@@ -339,12 +359,16 @@ static int create_node(const struct mknod_as *c, const struct target_ctx *t, con
 	}
 	pfd = (struct pollfd){ .fd = pipefd[0], .events = POLLIN };
 	if (poll_bounded(&pfd, HELPER_TIMEOUT_MS) != 1) {
-		kill(pid, SIGKILL);
-		snprintf(r.why, sizeof(r.why), "the helper did not finish in %d s", HELPER_TIMEOUT_MS / 1000);
-	} else if (read(pipefd[0], &r, sizeof(r)) != (ssize_t)sizeof(r)) {
-		r = (struct helper_result){ .error = EIO, .why = "the helper died" };
+		close(pipefd[0]);
+		kill_helper(pid);
+		snprintf(why, why_len, "the helper did not finish in %d s", HELPER_TIMEOUT_MS / 1000);
+		return EIO;
 	}
+	if (read(pipefd[0], &r, sizeof(r)) != (ssize_t)sizeof(r))
+		r = (struct helper_result){ .error = EIO, .why = "the helper died" };
+	r.why[sizeof(r.why) - 1] = '\0';
 	close(pipefd[0]);
+	/* it has answered: it exits at once (or was dead already) */
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (r.error)
@@ -412,7 +436,9 @@ int mknod_as_helper_main(int argc, char **argv)
 	if (argc != 5 || parse_numbers(argv[0], fds, 4) || parse_numbers(argv[1], creds, 3) ||
 	    parse_numbers(argv[3], node, 3))
 		return 2;
-	for (g = argv[2]; *g && t.ngroups < MAX_GROUPS; g = *end ? end + 1 : end) {
+	for (g = argv[2]; *g; g = *end ? end + 1 : end) {
+		if (t.ngroups == MAX_GROUPS)
+			return 2;	/* dropping a group could grant what it denies */
 		gid = strtol(g, &end, 10);
 		if (end == g || (*end && *end != ','))
 			return 2;
@@ -448,14 +474,14 @@ static void resident(int sock, pid_t supervisor, const struct target_ctx *t)
 		_exit(1);
 	r.error = become_target(t, &step);
 	snprintf(r.why, sizeof(r.why), "%s", r.error ? step : "");
-	if (send(sock, &r, sizeof(r), 0) != (ssize_t)sizeof(r) || r.error)
+	if (send(sock, &r, sizeof(r), MSG_NOSIGNAL) != (ssize_t)sizeof(r) || r.error)
 		_exit(1);
 	/* until the supervisor hangs up: one node per request */
 	while (recv(sock, &q, sizeof(q), 0) == (ssize_t)sizeof(q)) {
 		q.path[sizeof(q.path) - 1] = '\0';
 		r.error = make_here(q.path, q.mode, q.major, q.minor, &step);
 		snprintf(r.why, sizeof(r.why), "%s", r.error ? step : "");
-		if (send(sock, &r, sizeof(r), 0) != (ssize_t)sizeof(r))
+		if (send(sock, &r, sizeof(r), MSG_NOSIGNAL) != (ssize_t)sizeof(r))
 			break;
 	}
 	_exit(0);
@@ -467,14 +493,18 @@ static int resident_answer(struct mknod_resident *r, char *why, size_t why_len)
 	struct helper_result a;
 	struct pollfd pfd = { .fd = r->sock, .events = POLLIN };
 
+	/* a late answer would answer the next request: a helper that is late is ended */
 	if (poll_bounded(&pfd, HELPER_TIMEOUT_MS) != 1) {
 		snprintf(why, why_len, "the resident helper did not answer in %d s", HELPER_TIMEOUT_MS / 1000);
+		mknod_resident_stop(r);
 		return EIO;
 	}
 	if (recv(r->sock, &a, sizeof(a), 0) != (ssize_t)sizeof(a)) {
 		snprintf(why, why_len, "the resident helper died");
+		mknod_resident_stop(r);
 		return EIO;
 	}
+	a.why[sizeof(a.why) - 1] = '\0';
 	if (a.error)
 		snprintf(why, why_len, "%s: %s", a.why, strerror(a.error));
 	return a.error;
@@ -531,8 +561,12 @@ int mknod_resident_make(struct mknod_resident *r, const char *path, mode_t mode,
 
 	if (strlen(path) >= sizeof(q.path))
 		return ENAMETOOLONG;
+	if (r->sock < 0) {
+		snprintf(why, why_len, "the resident helper was ended");
+		return EIO;
+	}
 	strcpy(q.path, path);
-	if (send(r->sock, &q, sizeof(q), 0) != (ssize_t)sizeof(q)) {
+	if (send(r->sock, &q, sizeof(q), MSG_NOSIGNAL) != (ssize_t)sizeof(q)) {
 		snprintf(why, why_len, "handing the request over: %s", strerror(errno));
 		return EIO;
 	}
@@ -548,16 +582,15 @@ void mknod_resident_stop(struct mknod_resident *r)
 	r->sock = -1;
 	if (r->pid <= 0)
 		return;
-	for (int i = 0; i < HELPER_TIMEOUT_MS / 10; i++) {
+	for (int i = 0; i < 100; i++) {	/* 1 s to see the end and exit, then SIGKILL */
 		pid_t got = waitpid(r->pid, &status, WNOHANG);
 
-		if (got == r->pid || (got < 0 && errno != EINTR))
-			break;
-		usleep(10000);
-		if (i == HELPER_TIMEOUT_MS / 10 - 1) {
-			kill(r->pid, SIGKILL);
-			waitpid(r->pid, &status, 0);
+		if (got == r->pid || (got < 0 && errno != EINTR)) {
+			r->pid = -1;
+			return;
 		}
+		usleep(10000);
 	}
+	kill_helper(r->pid);
 	r->pid = -1;
 }

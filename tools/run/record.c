@@ -316,8 +316,8 @@ static void text_arg(struct line *l, const struct record *r, int i)
 	case ARG_FLAGS:
 		line_add(l, "%#llx", (unsigned long long)v);
 		break;
-	case ARG_MODE:
-		line_add(l, "%#llo", (unsigned long long)v);
+	case ARG_MODE:	/* a umode_t: the kernel reads the low 16 bits */
+		line_add(l, "%#o", (unsigned int)(uint16_t)v);
 		break;
 	case ARG_LEN:
 		line_add(l, "%llu", (unsigned long long)v);
@@ -459,6 +459,8 @@ static json_t *json_arg(const struct record *r, int i, json_t *truncated)
 		if (r->sa_len)
 			return json_sockaddr(r);
 		return v ? json_integer((json_int_t)v) : json_null();
+	case ARG_MODE:
+		return json_integer((uint16_t)v);
 	case ARG_DEV:
 		return json_pack("{s:i,s:i}", "major", (int)dev_major((uint32_t)v), "minor",
 				 (int)dev_minor((uint32_t)v));
