@@ -380,7 +380,10 @@ static int write_text(const struct record *r, FILE *out)
 	}
 	line_add(&l, ")");
 	text_outcome(&l, r);
-	line_add(&l, "\n");
+	/* a line cut at the buffer's end still ends: one call, one line */
+	if (l.len > sizeof(l.buf) - 2)
+		l.len = sizeof(l.buf) - 2;
+	l.buf[l.len++] = '\n';
 	errno = 0;
 	/* a line-buffered stream can count a line as written whose write() failed: ask ferror() too */
 	if (fwrite(l.buf, 1, l.len, out) != l.len || fflush(out) || ferror(out))
