@@ -35,4 +35,12 @@ addr=$("$RUN" --syscalls=openat --log="$TMP/protnone.log" -- "$PROBE" open-protn
 	fail "open-protnone exited $? (the kernel must refuse it with EFAULT)"
 grep -q "openat(AT_FDCWD, $addr, " "$TMP/protnone.log" ||
 	fail "a PROT_NONE path is not logged as its address $addr: $(cat "$TMP/protnone.log")"
+# an argv whose escaped form overflows the line (each \x01 is 4 bytes logged):
+# the line is cut, and still ends, so the next call is a line of its own
+big=$(head -c 6000 /dev/zero | tr '\0' '\001')
+"$RUN" --syscalls=execve --log="$TMP/big.log" -- sh -c '/bin/true "$@"; /bin/true' sh "$big" "$big" "$big" "$big" ||
+	fail "the long-argv run exited $?"
+calls=$(grep -o '\[pid [0-9]*\] execve(' "$TMP/big.log" | wc -l)
+[ "$calls" -ge 3 ] || fail "the long-argv run logged $calls execve calls, not 3"
+expect_eq "one line per execve after overflowing ones" "$(wc -l <"$TMP/big.log")" "$calls"
 echo PASS
