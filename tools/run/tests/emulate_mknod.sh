@@ -155,6 +155,7 @@ mkdir -m 777 "$box/killed"
 	timeout -s KILL 0.5 "$MKNOD" loop killed/k c 1 1000000)
 expect_eq "the killed command's status" "$?" 137
 for f in "$box"/killed/k*; do
+	[ -e "$f" ] || continue	# no node at all (a slow machine): the pattern itself
 	[ -c "$f" ] || fail "$f is not a whole character device"
 	grep -q "\"killed/${f##*/}\"" "$log" || fail "$f exists but was not logged"
 done
