@@ -57,7 +57,8 @@ static const char usage_text[] =
 "  --benchmark_format=FMT          stdout: console (default), json or csv\n"
 "  --benchmark_out=FILE            also write results to FILE\n"
 "  --benchmark_out_format=FMT      FILE's format: json (default), console or csv\n"
-"  --benchmark_list_tests          print the selected benchmark names and exit\n"
+"  --benchmark_list_tests          print the selected benchmark names (on-request\n"
+"                                  ones too) and exit\n"
 "  --placement=LIST                comma-separated: same, cross, free (default same,cross)\n"
 "  --syscall=NAME                  the trapped syscall (default getppid)\n"
 "  --samples=N                     timed round trips per repetition (default 5000)\n"
@@ -412,8 +413,9 @@ int main(int argc, char **argv)
 	for (int i = 0; i < n; i++)
 		total += res[i].selected;
 	if (o.list) {
+		/* on-request methods too: a list names what a filter can ask for (the ctests) */
 		for (int i = 0; i < n; i++)
-			if (res[i].selected)
+			if (res[i].selected || (res[i].m->on_request && selected(&o, res[i].name)))
 				puts(res[i].name);
 		free(res);
 		if (o.filter)
