@@ -8,12 +8,13 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/capability.h>
 #include <sys/fsuid.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -24,6 +25,7 @@
 
 #include "clock.h"
 #include "notif.h"
+#include "pdeath.h"
 
 /* A helper stuck in the target's filesystem (a hung FUSE server) is killed after this. */
 #define HELPER_TIMEOUT_MS 10000
@@ -258,7 +260,7 @@ static void helper(int out, pid_t supervisor, const struct mknod_as *c, const st
 	const char *step = "";
 	int err;
 
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != supervisor)
+	if (pdeath_follow(supervisor, SIGKILL))
 		_exit(1);
 	err = become_target(t, &step);
 	if (!err)
@@ -292,7 +294,7 @@ static void exec_helper(const char *program, int out, pid_t supervisor, const st
 	char fds[64], creds[64], node[64], groups[MAX_GROUPS * 11 + 1] = "";
 	size_t used = 0;
 
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != supervisor)
+	if (pdeath_follow(supervisor, SIGKILL))
 		_exit(1);
 	for (int i = 0; i < t->ngroups && used < sizeof(groups); i++)
 		used += (size_t)snprintf(groups + used, sizeof(groups) - used, "%s%u", i ? "," : "",
@@ -317,18 +319,25 @@ static void exec_helper(const char *program, int out, pid_t supervisor, const st
  * left: it is our child, reaped by whoever waits for children later (SIGCHLD
  * and its handler in knotif-run), and the supervisor is not held with it.
  */
-static void kill_helper(pid_t pid)
+/* Reap pid if it has gone or goes within 1 s: true when it is gone. */
+static bool reaped_within_1s(pid_t pid)
 {
 	int status;
 
-	kill(pid, SIGKILL);
 	for (int i = 0; i < 100; i++) {
 		pid_t got = waitpid(pid, &status, WNOHANG);
 
 		if (got == pid || (got < 0 && errno != EINTR))
-			return;
+			return true;
 		usleep(10000);
 	}
+	return false;
+}
+
+static void kill_helper(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	reaped_within_1s(pid);
 }
 
 /* Run the helper (exec'ing program when not NULL) and wait, HELPER_TIMEOUT_MS at most: 0 or the errno. */
@@ -470,14 +479,14 @@ static void resident(int sock, pid_t supervisor, const struct target_ctx *t)
 	struct resident_request q;
 	const char *step = "";
 
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != supervisor)
+	if (pdeath_follow(supervisor, SIGKILL))
 		_exit(1);
 	r.error = become_target(t, &step);
 	snprintf(r.why, sizeof(r.why), "%s", r.error ? step : "");
 	if (send(sock, &r, sizeof(r), MSG_NOSIGNAL) != (ssize_t)sizeof(r) || r.error)
 		_exit(1);
-	/* until the supervisor hangs up: one node per request */
-	while (recv(sock, &q, sizeof(q), 0) == (ssize_t)sizeof(q)) {
+	/* until the supervisor hangs up: one node per request (the path's own bytes only) */
+	while (recv(sock, &q, sizeof(q), 0) > (ssize_t)offsetof(struct resident_request, path)) {
 		q.path[sizeof(q.path) - 1] = '\0';
 		r.error = make_here(q.path, q.mode, q.major, q.minor, &step);
 		snprintf(r.why, sizeof(r.why), "%s", r.error ? step : "");
@@ -558,6 +567,7 @@ int mknod_resident_make(struct mknod_resident *r, const char *path, mode_t mode,
 			unsigned int minor, char *why, size_t why_len)
 {
 	struct resident_request q = { .mode = mode, .major = major, .minor = minor };
+	size_t len;
 
 	if (strlen(path) >= sizeof(q.path))
 		return ENAMETOOLONG;
@@ -566,7 +576,8 @@ int mknod_resident_make(struct mknod_resident *r, const char *path, mode_t mode,
 		return EIO;
 	}
 	strcpy(q.path, path);
-	if (send(r->sock, &q, sizeof(q), MSG_NOSIGNAL) != (ssize_t)sizeof(q)) {
+	len = offsetof(struct resident_request, path) + strlen(path) + 1;
+	if (send(r->sock, &q, len, MSG_NOSIGNAL) != (ssize_t)len) {
 		snprintf(why, why_len, "handing the request over: %s", strerror(errno));
 		return EIO;
 	}
@@ -575,22 +586,11 @@ int mknod_resident_make(struct mknod_resident *r, const char *path, mode_t mode,
 
 void mknod_resident_stop(struct mknod_resident *r)
 {
-	int status;
-
 	if (r->sock >= 0)
 		close(r->sock);	/* the helper's recv() sees the end and it exits */
 	r->sock = -1;
-	if (r->pid <= 0)
-		return;
-	for (int i = 0; i < 100; i++) {	/* 1 s to see the end and exit, then SIGKILL */
-		pid_t got = waitpid(r->pid, &status, WNOHANG);
-
-		if (got == r->pid || (got < 0 && errno != EINTR)) {
-			r->pid = -1;
-			return;
-		}
-		usleep(10000);
-	}
-	kill_helper(r->pid);
+	/* 1 s to see the end and exit, then SIGKILL */
+	if (r->pid > 0 && !reaped_within_1s(r->pid))
+		kill_helper(r->pid);
 	r->pid = -1;
 }
