@@ -147,9 +147,10 @@ static int read_path(const struct agent_variant *v, const struct seccomp_notif *
  * The node, as the target would make it, then gone again: 0 or the errno;
  * -ENOENT: the target left. A resident helper starts at the first call.
  */
-static int make_node(const struct agent_variant *v, struct mknod_resident *res, int listener,
+static int make_node(struct bench *b, struct mknod_resident *res, int listener,
 		     const struct seccomp_notif *req, const char *path)
 {
+	const struct agent_variant *v = variant(b);
 	struct mknod_as as = { .tid = (pid_t)req->pid, .dirfd = AT_FDCWD, .path = path,
 			       .mode = S_IFCHR | 0600, .major = 1, .minor = 3 };
 	char why[160];
@@ -163,10 +164,12 @@ static int make_node(const struct agent_variant *v, struct mknod_resident *res, 
 		ret = mknod_resident_start(res, listener, req->id, as.tid, why, sizeof(why));
 	if (!ret && v->resident)
 		ret = mknod_resident_make(res, path, as.mode, as.major, as.minor, why, sizeof(why));
-	if (ret > 0)
-		fprintf(stderr, "knotif-bench: agent node: %s\n", why);
-	if (ret == 0 && unlink(path))
+	if (ret == 0 && unlink(path)) {
 		ret = errno;
+		snprintf(why, sizeof(why), "unlink: %s", strerror(ret));
+	}
+	if (ret > 0)	/* the run's first failure, said once, where the harness says it */
+		bench_fail(b, "%s: making the node: %s", b->m->name, why);
 	return ret;
 }
 
@@ -186,7 +189,7 @@ static int answer(struct bench *b, int listener, struct notif_buf *buf, bool sto
 		if (!ret && strcmp(got, s->path))
 			ret = -EPROTO;
 		if (!ret && v->make_node)
-			ret = make_node(v, ctx, listener, req, got);
+			ret = make_node(b, ctx, listener, req, got);
 		if (ret == -ENOENT)
 			return 0;	/* the target left the call: nothing to answer */
 		error = ret < 0 ? -ret : ret;
