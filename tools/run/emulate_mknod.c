@@ -60,7 +60,7 @@ static int read_path(int listener, const struct seccomp_notif *req, uint64_t add
 {
 	struct target_mem m;
 	int truncated = 0;
-	ssize_t n = target_mem_open(&m, listener, req->id, c->tid);
+	ssize_t n = target_mem_open(&m, listener, req->id, c->as.tid);
 
 	if (n == 0) {
 		n = target_mem_string(&m, addr, c->path, sizeof(c->path), &truncated);
@@ -68,7 +68,7 @@ static int read_path(int listener, const struct seccomp_notif *req, uint64_t add
 	}
 	if (n == -ENOENT)
 		return -ENOENT;
-	c->path_error = n == -EFAULT ? EFAULT : n < 0 ? (int)-n : truncated ? ENAMETOOLONG : 0;
+	c->path_error = n < 0 ? (int)-n : truncated ? ENAMETOOLONG : 0;
 	return 0;
 }
 
@@ -81,17 +81,17 @@ int emulate_mknod(int listener, struct notif_buf *nb, const struct device_policy
 	int ret;
 
 	memset(c, 0, sizeof(*c));
-	c->nr = req->data.nr;
-	c->tid = (pid_t)req->pid;
-	decode(req, &c->dirfd, &addr, &c->mode, &dev);
-	c->major = dev_major(dev);
-	c->minor = dev_minor(dev);
+	c->as.tid = (pid_t)req->pid;
+	c->as.path = c->path;
+	decode(req, &c->as.dirfd, &addr, &c->as.mode, &dev);
+	c->as.major = dev_major(dev);
+	c->as.minor = dev_minor(dev);
 	c->verdict = MKNOD_FAILED;
 
 	ret = read_path(listener, req, addr, c);
 	if (ret)
 		return ret;
-	if (!device_policy_find(policy, c->mode & S_IFMT, c->major, c->minor)) {
+	if (!device_policy_find(policy, c->as.mode & S_IFMT, c->as.major, c->as.minor)) {
 		c->verdict = MKNOD_REFUSED;
 		c->error = EPERM;
 		snprintf(c->why, sizeof(c->why), "not in the device policy");
@@ -102,10 +102,7 @@ int emulate_mknod(int listener, struct notif_buf *nb, const struct device_policy
 		c->error = ENOENT;
 		snprintf(c->why, sizeof(c->why), "an empty path");
 	} else {
-		struct mknod_as as = { .tid = c->tid, .dirfd = c->dirfd, .path = c->path, .mode = c->mode,
-				       .major = c->major, .minor = c->minor };
-
-		ret = mknod_as(listener, req->id, &as, c->why, sizeof(c->why));
+		ret = mknod_as(listener, req->id, &c->as, c->why, sizeof(c->why));
 		if (ret < 0)
 			return ret;
 		c->error = ret;

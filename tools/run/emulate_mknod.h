@@ -9,6 +9,7 @@
 
 #include "device_policy.h"
 #include "filter.h"
+#include "mknod_as.h"
 #include "notif.h"
 #include "syscall_args.h"
 
@@ -36,13 +37,9 @@ enum mknod_verdict {
 };
 
 struct mknod_call {
-	int nr;
-	int dirfd;		/* AT_FDCWD for mknod */
+	struct mknod_as as;	/* the call as lib/mknod_as.h makes it; as.path is path */
 	char path[PATH_MAX];
 	int path_error;		/* the path could not be read: its errno (EFAULT, ENAMETOOLONG) */
-	mode_t mode;
-	unsigned int major, minor;
-	pid_t tid;
 	/* the outcome */
 	enum mknod_verdict verdict;
 	int error;		/* what the call returns: 0 or an errno */
