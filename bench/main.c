@@ -413,9 +413,9 @@ int main(int argc, char **argv)
 	for (int i = 0; i < n; i++)
 		total += res[i].selected;
 	if (o.list) {
-		/* on-request methods too: a list names what a filter can ask for (the ctests) */
+		/* what the filter names, on-request methods too: a filter can ask for them (the ctests) */
 		for (int i = 0; i < n; i++)
-			if (res[i].selected || (res[i].m->on_request && selected(&o, res[i].name)))
+			if (selected(&o, res[i].name))
 				puts(res[i].name);
 		free(res);
 		if (o.filter)

@@ -883,7 +883,7 @@ int BPF_PROG(fentry_seccomp_filter, int this_syscall, bool recheck_after_trace)
 	return 0;
 }
 
-/* ---- source tracepoint: seccomp:seccomp_notif_* (kernel/patches/0001) ---- */
+/* ---- source tracepoint: seccomp:seccomp_notif_* (kernel/patches, the tracepoints) ---- */
 
 /*
  * The events in the target's own context (queued, addfd, interrupted,

@@ -48,7 +48,7 @@ static bool seccomp_tracepoints(char *why, size_t len)
 			 "kernel's BTF");
 	else
 		snprintf(why, len, "no seccomp:seccomp_notif_* tracepoints (a kernel without "
-			 "kernel/patches/0001)");
+			 "kernel/patches, the tracepoints)");
 	return false;
 }
 

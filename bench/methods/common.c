@@ -2,8 +2,6 @@
 #include "common.h"
 
 #include <errno.h>
-
-#include "notif.h"
 #include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <unistd.h>

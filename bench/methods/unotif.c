@@ -144,25 +144,20 @@ static int ptrace_listener(struct bench *b)
 	return fd;
 }
 
-static int reply(struct bench *b, struct notif_buf *buf, bool stop)
+/* serve_notifications()'s answer: one reply, as the variant says */
+static int reply(struct bench *b, int listener, struct notif_buf *buf, bool stop, void *ctx)
 {
 	const struct unotif_variant *v = variant(b);
 	struct unotif_state *s = b->state;
 	uint64_t id = buf->req->id;
 
+	(void)ctx;
 	if (v->rw_protocol)
-		return notif_send_rw(s->listener, id, BENCH_MAGIC);
+		return notif_send_rw(listener, id, BENCH_MAGIC);
 	/* the stop call is not measured: 0 ends it, whatever the variant */
 	if (stop && v->reply == REPLY_ADDFD)
-		return notif_reply(s->listener, buf, id, REPLY_EMULATE, 0, -1);
-	return notif_reply(s->listener, buf, id, v->reply, BENCH_MAGIC, s->addfd_src);
-}
-
-static int answer(struct bench *b, int listener, struct notif_buf *buf, bool stop, void *ctx)
-{
-	(void)listener;
-	(void)ctx;
-	return reply(b, buf, stop);
+		return notif_reply(listener, buf, id, REPLY_EMULATE, 0, -1);
+	return notif_reply(listener, buf, id, v->reply, BENCH_MAGIC, s->addfd_src);
 }
 
 static int supervise(struct bench *b)
@@ -179,7 +174,7 @@ static int supervise(struct bench *b)
 	watch_target_exit();	/* after ptrace_listener: its stop raised SIGCHLD too */
 	if (v->sync_wake && (ret = notif_set_sync_wakeup(s->listener)))
 		return ret;
-	ret = serve_notifications(b, s->listener, v->rw_protocol, answer, NULL);
+	ret = serve_notifications(b, s->listener, v->rw_protocol, reply, NULL);
 	close(s->listener);
 	return ret;
 }

@@ -8,10 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <unistd.h>
 
 #include "check.h"
-#include "cli.h"
 #include "gbjson.h"
 #include "kernel_features.h"
 #include "progress.h"

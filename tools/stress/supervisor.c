@@ -102,7 +102,6 @@ static int reply(struct sup_thread *t, int fd, struct target_slot *target, int64
 	return account_send(t, target, notif_reply(fd, &t->buf, id, t->sup->c->reply, val, -1));
 }
 
-
 /*
  * Read the path argument out of the target, the way a correct supervisor
  * must (lib/target_mem.h): open its memory, check the id (the pid still names

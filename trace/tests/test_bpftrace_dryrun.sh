@@ -11,7 +11,7 @@ command -v bpftrace >/dev/null || skip "bpftrace is not installed"
 	skip "tracefs is not mounted at /sys/kernel/tracing (scripts/setup mounts it)"
 if [ "${1:-}" = tp ]; then
 	[ -d /sys/kernel/tracing/events/seccomp ] ||
-		skip "no seccomp tracepoints on $(uname -r) (a kernel without kernel/patches/0001)"
+		skip "no seccomp tracepoints on $(uname -r) (a kernel without kernel/patches, the tracepoints)"
 	scripts=knotif-phases-tp.bt
 else
 	scripts="knotif-phases.bt knotif-ptrace.bt"
