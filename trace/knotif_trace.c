@@ -136,22 +136,13 @@ static const struct argp_option options[] = {
 /* --only-probes: a comma-separated list of sched_probe_key names, as a mask */
 static unsigned int parse_only_probes(const char *arg)
 {
-	char *list = strdup(arg), *save = NULL;
+	bool on[SCHED_PROBE_COUNT];
 	unsigned int mask = 0;
 
-	if (!list)
-		die("out of memory");
-	for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		unsigned int i;
-
-		for (i = 0; i < SCHED_PROBE_COUNT && strcmp(tok, sched_probe_key[i]); i++)
-			;
-		if (i == SCHED_PROBE_COUNT)
-			usage_error("invalid value for --only-probes: '%s' (expected a list of "
-				    "sys_exit, sched_switch, sched_waking)", tok);
-		mask |= 1U << i;
-	}
-	free(list);
+	cli_choices("--only-probes", arg, sched_probe_key, SCHED_PROBE_COUNT, on,
+		    "a list of sys_exit, sched_switch, sched_waking");
+	for (unsigned int i = 0; i < SCHED_PROBE_COUNT; i++)
+		mask |= on[i] ? 1U << i : 0;
 	return mask;
 }
 
