@@ -7,9 +7,9 @@
 #                ENV VAR=value ...)
 #
 # After each build of PROGRAM, "PROGRAM ARGS" is run and every line NAME it prints
-# becomes the test PREFIX<NAME>, running "SCRIPT NAME" with ENV, registered as
-# knotif_test() registers one (the same timeout, skip code, labels and kernel-log
-# scan); ctest reads them through TEST_INCLUDE_FILES (a list not written yet is
+# becomes the test PREFIX<NAME>, running "SCRIPT NAME" with ENV, with what
+# knotif_test() gives a shell test (timeout, skip code, labels, the kernel-log
+# scan; not PYTHONPATH or SERIAL, which no listed script needs); ctest reads them through TEST_INCLUDE_FILES (a list not written yet is
 # a failing test). The same file, run with -P, writes the list.
 if(CMAKE_SCRIPT_MODE_FILE)
 	separate_arguments(cmd UNIX_COMMAND "${LIST}")

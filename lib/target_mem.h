@@ -7,7 +7,8 @@
 #include <sys/types.h>
 
 /*
- * Reading a notifying target's memory safely: the only way knotif does. The
+ * Reading a notifying target's memory safely: the way knotif does (only
+ * knotif-bench's agent/read-* rows read by hand, to price each call). The
  * pid in a notification may have been reused by the time /proc/PID/mem is
  * open, and the target may be gone (killed, or interrupted by a signal) at
  * any point: every step is followed by SECCOMP_IOCTL_NOTIF_ID_VALID, so what
