@@ -15,6 +15,10 @@ setpriv --reuid=65534 --regid=65534 --clear-groups unshare -Ur true 2>/dev/null 
 	skip "unprivileged user namespaces are not available here"
 
 chmod 755 "$TMP"	# the contained user walks into it
+# and runs its programs from there: the build tree may be one it cannot reach (a clone in
+# a mktemp -d folder is 0700)
+cp "$MKNOD" "$TMP/mknod_probe" && MKNOD=$TMP/mknod_probe
+cp "$RUN" "$TMP/knotif-run" && RUN_AS_USER=$TMP/knotif-run
 box=$TMP/box
 mkdir -p "$box/dev" "$box/locked" && chmod 777 "$box" "$box/dev" && chmod 755 "$box/locked"
 log=$TMP/log
@@ -187,7 +191,7 @@ out=$("$RUN" --policy="$TMP/policy" -- true 2>&1)
 expect_eq "--policy alone" "$out" "knotif-run: --policy needs --emulate=mknod"
 
 # --- knotif-run itself unprivileged: refused before the command starts ---
-out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$RUN" --emulate=mknod -- touch "$TMP/ran" 2>&1)
+out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$RUN_AS_USER" --emulate=mknod -- touch "$TMP/ran" 2>&1)
 expect_eq "unprivileged --emulate's status" "$?" 1
 case $out in *"--emulate=mknod needs root"*) ;; *) fail "unprivileged --emulate: $out" ;; esac
 [ ! -e "$TMP/ran" ] || fail "the command ran under an unprivileged --emulate"
