@@ -3,213 +3,24 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <linux/openat2.h>
-#include <poll.h>
-#include <sched.h>
 #include <signal.h>
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/capability.h>
-#include <sys/fsuid.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "notif.h"
+#include "as_target.h"
 #include "pdeath.h"
 
-/* A helper stuck in the target's filesystem (a hung FUSE server) is killed after this. */
-#define HELPER_TIMEOUT_MS 10000
-#define MAX_GROUPS 256
-
-/* What the creation needs of the calling thread, taken while its call waits. */
-struct target_ctx {
-	int root, base, mntns;		/* -1 when not open */
-	uid_t fsuid;
-	gid_t fsgid;
-	gid_t groups[MAX_GROUPS];
-	int ngroups;
-	mode_t umask;
-};
-
-static void ctx_close(struct target_ctx *t)
-{
-	if (t->root >= 0)
-		close(t->root);
-	if (t->base >= 0)
-		close(t->base);
-	if (t->mntns >= 0)
-		close(t->mntns);
-}
-
-/* fsuid, fsgid, groups and umask from /proc/TID/status (ids as this namespace sees them). */
-static int read_status(int proc, struct target_ctx *t)
-{
-	char line[4096];
-	unsigned int u[4], g[4];
-	int seen = 0;
-	FILE *f;
-	int fd = openat(proc, "status", O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	f = fdopen(fd, "r");
-	if (!f) {
-		close(fd);
-		return -errno;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		unsigned int mask;
-
-		if (sscanf(line, "Umask: %o", &mask) == 1) {
-			t->umask = (mode_t)mask;
-			seen |= 1;
-		} else if (sscanf(line, "Uid: %u %u %u %u", &u[0], &u[1], &u[2], &u[3]) == 4) {
-			t->fsuid = u[3];
-			seen |= 2;
-		} else if (sscanf(line, "Gid: %u %u %u %u", &g[0], &g[1], &g[2], &g[3]) == 4) {
-			t->fsgid = g[3];
-			seen |= 4;
-		} else if (!strncmp(line, "Groups:", 7)) {
-			char *s = line + 7, *end;
-
-			t->ngroups = 0;
-			for (unsigned long v = strtoul(s, &end, 10); end != s; v = strtoul(s, &end, 10)) {
-				if (t->ngroups == MAX_GROUPS) {
-					fclose(f);
-					return -E2BIG;
-				}
-				t->groups[t->ngroups++] = (gid_t)v;
-				s = end;
-			}
-			seen |= 8;
-		}
-	}
-	fclose(f);
-	return seen == 15 ? 0 : -EPROTO;
-}
-
 /*
- * Opens what the helper works from: the thread's root, mount namespace,
- * and the directory a relative path starts at (its cwd, or dirfd).
- * Returns 0 or the errno the call itself would get (EBADF, ENOTDIR for a
- * dirfd), or -errno when the target is gone or /proc refuses.
- */
-static int ctx_open(struct target_ctx *t, const struct mknod_as *c)
-{
-	char name[32];
-	int proc, ret = 0;
-
-	snprintf(name, sizeof(name), "/proc/%d", (int)c->tid);
-	proc = open(name, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (proc < 0)
-		return -errno;
-	t->root = openat(proc, "root", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	t->mntns = openat(proc, "ns/mnt", O_RDONLY | O_CLOEXEC);
-	if (t->root < 0 || t->mntns < 0) {
-		ret = -errno;
-		goto out;
-	}
-	if (c->path[0] != '/') {
-		if (c->dirfd == AT_FDCWD) {
-			t->base = openat(proc, "cwd", O_PATH | O_DIRECTORY | O_CLOEXEC);
-		} else if (c->dirfd < 0) {
-			ret = EBADF;
-			goto out;
-		} else {
-			snprintf(name, sizeof(name), "fd/%d", c->dirfd);
-			t->base = openat(proc, name, O_PATH | O_DIRECTORY | O_CLOEXEC);
-			if (t->base < 0 && (errno == ENOENT || errno == ENOTDIR)) {
-				ret = errno == ENOENT ? EBADF : ENOTDIR;
-				goto out;
-			}
-		}
-		if (t->base < 0) {
-			ret = -errno;
-			goto out;
-		}
-	}
-	ret = read_status(proc, t);
-out:
-	close(proc);
-	return ret;
-}
-
-/* What the helper reports over its pipe. */
-struct helper_result {
-	int error;		/* 0: made; else the errno */
-	char why[128];		/* the step that failed */
-};
-
-__attribute__((noreturn))
-static void helper_report(int fd, int error, const char *why)
-{
-	struct helper_result r = { .error = error };
-
-	snprintf(r.why, sizeof(r.why), "%s", why);
-	if (write(fd, &r, sizeof(r)) != (ssize_t)sizeof(r))
-		_exit(1);
-	_exit(0);
-}
-
-/* The caller's capabilities become CAP_MKNOD alone (effective and permitted). */
-static int keep_only_mknod(void)
-{
-	cap_value_t mknod_cap = CAP_MKNOD;
-	cap_t caps = cap_init();
-	int ret;
-
-	if (!caps)
-		return -1;
-	ret = cap_set_flag(caps, CAP_PERMITTED, 1, &mknod_cap, CAP_SET) ||
-	      cap_set_flag(caps, CAP_EFFECTIVE, 1, &mknod_cap, CAP_SET) || cap_set_proc(caps);
-	cap_free(caps);
-	return ret ? -1 : 0;
-}
-
-/*
- * In a forked helper: become the calling thread as far as creating a file
- * goes. Path resolution is then the kernel's own from the thread's root and
- * cwd (a ".." or a symlink stops at its root as it would for the thread),
- * and the permission checks are the thread's: only CAP_MKNOD is left,
- * which no check but the device type's consults. 0, or the errno and the
- * step in *step.
- */
-static int become_target(const struct target_ctx *t, const char **step)
-{
-	*step = "entering the target's mount namespace";
-	if (setns(t->mntns, CLONE_NEWNS))
-		return errno;
-	*step = "entering the target's root";
-	if (fchdir(t->root) || chroot("."))
-		return errno;
-	*step = "entering the target's working directory";
-	if (t->base >= 0 && fchdir(t->base))
-		return errno;
-	umask(t->umask);
-	*step = "taking the target's groups";
-	if (setgroups((size_t)t->ngroups, t->groups))
-		return errno;
-	setfsgid(t->fsgid);
-	setfsuid(t->fsuid);
-	*step = "taking the target's fsuid and fsgid";
-	if ((gid_t)setfsgid((gid_t)-1) != t->fsgid || (uid_t)setfsuid((uid_t)-1) != t->fsuid)
-		return EPERM;
-	*step = "dropping every capability but CAP_MKNOD";
-	return keep_only_mknod() ? errno : 0;
-}
-
-/*
- * After become_target(): the node, its parent resolved with no magic link
+ * After as_target_become(): the node, its parent resolved with no magic link
  * (/proc/PID/root and the like lead anywhere) and refused on a nodev
  * mount. 0, or the errno and the step in *step.
  */
@@ -254,48 +65,36 @@ static int make_here(const char *path, mode_t mode, unsigned int major, unsigned
 	return err;
 }
 
-__attribute__((noreturn))
-static void helper(int out, pid_t supervisor, const struct mknod_as *c, const struct target_ctx *t)
+/* What a helper makes: the node of c, as t. */
+struct mknod_work {
+	const struct mknod_as *c;
+	const struct as_target *t;
+	const char *program;	/* the Incus way: exec this; NULL: in the forked helper */
+};
+
+static void make_in_helper(void *arg, int out)
 {
+	const struct mknod_work *w = arg;
 	const char *step = "";
-	int err;
+	int err = as_target_become(w->t, CAP_MKNOD, &step);
 
-	if (pdeath_follow(supervisor, SIGKILL))
-		_exit(1);
-	err = become_target(t, &step);
 	if (!err)
-		err = make_here(c->path, c->mode, c->major, c->minor, &step);
-	helper_report(out, err, err ? step : "");
-}
-
-/* poll() one descriptor for ms at most, through signals (a caller's SIGCHLD handler, say) */
-static int poll_bounded(struct pollfd *pfd, int ms)
-{
-	int64_t deadline = now_ns() + (int64_t)ms * 1000000;
-	int ret;
-
-	do {
-		int64_t left = (deadline - now_ns()) / 1000000;
-
-		ret = poll(pfd, 1, left < 0 ? 0 : (int)left);
-	} while (ret < 0 && errno == EINTR);
-	return ret;
+		err = make_here(w->c->path, w->c->mode, w->c->major, w->c->minor, &step);
+	as_target_report(out, err, err ? step : "");
 }
 
 /*
- * In the forked child, the Incus way: exec PROGRAM MKNOD_AS_HELPER_ARG with
- * what helper() would use as arguments; the program's main() hands them to
+ * The Incus way: exec PROGRAM MKNOD_AS_HELPER_ARG with what make_in_helper()
+ * would use as arguments; the program's main() hands them to
  * mknod_as_helper_main(). Descriptors stay open across the exec.
  */
-__attribute__((noreturn))
-static void exec_helper(const char *program, int out, pid_t supervisor, const struct mknod_as *c,
-			const struct target_ctx *t)
+static void exec_helper(void *arg, int out)
 {
-	char fds[64], creds[64], node[64], groups[MAX_GROUPS * 11 + 1] = "";
+	const struct mknod_work *w = arg;
+	const struct as_target *t = w->t;
+	char fds[64], creds[64], node[64], groups[AS_TARGET_MAX_GROUPS * 11 + 1] = "";
 	size_t used = 0;
 
-	if (pdeath_follow(supervisor, SIGKILL))
-		_exit(1);
 	for (int i = 0; i < t->ngroups && used < sizeof(groups); i++)
 		used += (size_t)snprintf(groups + used, sizeof(groups) - used, "%s%u", i ? "," : "",
 					 (unsigned int)t->groups[i]);
@@ -308,103 +107,23 @@ static void exec_helper(const char *program, int out, pid_t supervisor, const st
 	snprintf(fds, sizeof(fds), "%d,%d,%d,%d", out, t->root, t->base, t->mntns);
 	snprintf(creds, sizeof(creds), "%u,%u,%u", (unsigned int)t->fsuid, (unsigned int)t->fsgid,
 		 (unsigned int)t->umask);
-	snprintf(node, sizeof(node), "%u,%u,%u", (unsigned int)c->mode, c->major, c->minor);
-	execl(program, program, MKNOD_AS_HELPER_ARG, fds, creds, groups, node, c->path, (char *)NULL);
-	helper_report(out, errno, "exec'ing the helper");
-}
-
-/*
- * SIGKILL pid (a helper of ours) and reap it if it goes within 1 s. One
- * stuck in an uninterruptible sleep (a FUSE server that never answers) is
- * left: it is our child, reaped by whoever waits for children later (SIGCHLD
- * and its handler in knotif-run), and the supervisor is not held with it.
- */
-/* Reap pid if it has gone or goes within 1 s: true when it is gone. */
-static bool reaped_within_1s(pid_t pid)
-{
-	int status;
-
-	for (int i = 0; i < 100; i++) {
-		pid_t got = waitpid(pid, &status, WNOHANG);
-
-		if (got == pid || (got < 0 && errno != EINTR))
-			return true;
-		usleep(10000);
-	}
-	return false;
-}
-
-static void kill_helper(pid_t pid)
-{
-	kill(pid, SIGKILL);
-	reaped_within_1s(pid);
-}
-
-/* Run the helper (exec'ing program when not NULL) and wait, HELPER_TIMEOUT_MS at most: 0 or the errno. */
-static int create_node(const struct mknod_as *c, const struct target_ctx *t, const char *program,
-		       char *why, size_t why_len)
-{
-	struct helper_result r = { .error = EIO };
-	struct pollfd pfd;
-	int pipefd[2], status;
-	pid_t pid, self = getpid();
-
-	if (pipe2(pipefd, O_CLOEXEC)) {
-		snprintf(why, why_len, "pipe: %s", strerror(errno));
-		return EIO;
-	}
-	pid = fork();
-	if (pid == 0) {
-		close(pipefd[0]);
-		if (program)
-			exec_helper(program, pipefd[1], self, c, t);
-		helper(pipefd[1], self, c, t);
-	}
-	close(pipefd[1]);
-	if (pid < 0) {
-		close(pipefd[0]);
-		snprintf(why, why_len, "fork: %s", strerror(errno));
-		return EIO;
-	}
-	pfd = (struct pollfd){ .fd = pipefd[0], .events = POLLIN };
-	if (poll_bounded(&pfd, HELPER_TIMEOUT_MS) != 1) {
-		close(pipefd[0]);
-		kill_helper(pid);
-		snprintf(why, why_len, "the helper did not finish in %d s", HELPER_TIMEOUT_MS / 1000);
-		return EIO;
-	}
-	if (read(pipefd[0], &r, sizeof(r)) != (ssize_t)sizeof(r))
-		r = (struct helper_result){ .error = EIO, .why = "the helper died" };
-	r.why[sizeof(r.why) - 1] = '\0';
-	close(pipefd[0]);
-	/* it has answered: it exits at once (or was dead already) */
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (r.error)
-		snprintf(why, why_len, "%s: %s", r.why, strerror(r.error));
-	return r.error;
+	snprintf(node, sizeof(node), "%u,%u,%u", (unsigned int)w->c->mode, w->c->major, w->c->minor);
+	execl(w->program, w->program, MKNOD_AS_HELPER_ARG, fds, creds, groups, node, w->c->path,
+	      (char *)NULL);
+	as_target_report(out, errno, "exec'ing the helper");
 }
 
 static int make_as(int listener, uint64_t id, const struct mknod_as *c, const char *program, char *why,
 		   size_t why_len)
 {
-	struct target_ctx t = { .root = -1, .base = -1, .mntns = -1 };
-	int ret = ctx_open(&t, c);
+	struct as_target t = AS_TARGET_INIT;
+	struct mknod_work w = { .c = c, .t = &t, .program = program };
+	int ret = as_target_take(&t, listener, id, c->tid, c->dirfd, c->path, why, why_len);
 
-	/* everything read belongs to the call still waiting: not to a reused tid */
-	if (notif_id_valid(listener, id)) {
-		ctx_close(&t);
-		return -ENOENT;
-	}
-	if (ret > 0) {
-		snprintf(why, why_len, "the dirfd: %s", strerror(ret));
-	} else if (ret < 0) {
-		snprintf(why, why_len, "reading the target's /proc: %s", strerror(-ret));
-		ret = EIO;
-	} else {
-		ret = create_node(c, &t, program, why, why_len);
-	}
-	ctx_close(&t);
+	if (ret)
+		return ret;
+	ret = as_target_run(program ? exec_helper : make_in_helper, &w, why, why_len);
+	as_target_close(&t);
 	return ret;
 }
 
@@ -437,7 +156,7 @@ static int parse_numbers(const char *s, long *out, int n)
 int mknod_as_helper_main(int argc, char **argv)
 {
 	long fds[4], creds[3], node[3], gid;
-	struct target_ctx t = { 0 };
+	struct as_target t = { 0 };
 	const char *step = "", *g;
 	char *end;
 	int err;
@@ -446,7 +165,7 @@ int mknod_as_helper_main(int argc, char **argv)
 	    parse_numbers(argv[3], node, 3))
 		return 2;
 	for (g = argv[2]; *g; g = *end ? end + 1 : end) {
-		if (t.ngroups == MAX_GROUPS)
+		if (t.ngroups == AS_TARGET_MAX_GROUPS)
 			return 2;	/* dropping a group could grant what it denies */
 		gid = strtol(g, &end, 10);
 		if (end == g || (*end && *end != ','))
@@ -459,10 +178,10 @@ int mknod_as_helper_main(int argc, char **argv)
 	t.fsuid = (uid_t)creds[0];
 	t.fsgid = (gid_t)creds[1];
 	t.umask = (mode_t)creds[2];
-	err = become_target(&t, &step);
+	err = as_target_become(&t, CAP_MKNOD, &step);
 	if (!err)
 		err = make_here(argv[4], (mode_t)node[0], (unsigned int)node[1], (unsigned int)node[2], &step);
-	helper_report((int)fds[0], err, err ? step : "");
+	as_target_report((int)fds[0], err, err ? step : "");
 }
 
 /* One request to a resident helper, and its answer. */
@@ -473,15 +192,15 @@ struct resident_request {
 };
 
 __attribute__((noreturn))
-static void resident(int sock, pid_t supervisor, const struct target_ctx *t)
+static void resident(int sock, pid_t supervisor, const struct as_target *t)
 {
-	struct helper_result r = { 0 };
+	struct as_target_result r = { 0 };
 	struct resident_request q;
 	const char *step = "";
 
 	if (pdeath_follow(supervisor, SIGKILL))
 		_exit(1);
-	r.error = become_target(t, &step);
+	r.error = as_target_become(t, CAP_MKNOD, &step);
 	snprintf(r.why, sizeof(r.why), "%s", r.error ? step : "");
 	if (send(sock, &r, sizeof(r), MSG_NOSIGNAL) != (ssize_t)sizeof(r) || r.error)
 		_exit(1);
@@ -496,15 +215,15 @@ static void resident(int sock, pid_t supervisor, const struct target_ctx *t)
 	_exit(0);
 }
 
-/* The answer on r->sock, HELPER_TIMEOUT_MS at most: 0 or the errno, with why. */
+/* The answer on r->sock, AS_TARGET_TIMEOUT_MS at most: 0 or the errno, with why. */
 static int resident_answer(struct mknod_resident *r, char *why, size_t why_len)
 {
-	struct helper_result a;
+	struct as_target_result a;
 	struct pollfd pfd = { .fd = r->sock, .events = POLLIN };
 
 	/* a late answer would answer the next request: a helper that is late is ended */
-	if (poll_bounded(&pfd, HELPER_TIMEOUT_MS) != 1) {
-		snprintf(why, why_len, "the resident helper did not answer in %d s", HELPER_TIMEOUT_MS / 1000);
+	if (as_target_poll(&pfd, AS_TARGET_TIMEOUT_MS) != 1) {
+		snprintf(why, why_len, "the resident helper did not answer in %d s", AS_TARGET_TIMEOUT_MS / 1000);
 		mknod_resident_stop(r);
 		return EIO;
 	}
@@ -522,25 +241,19 @@ static int resident_answer(struct mknod_resident *r, char *why, size_t why_len)
 int mknod_resident_start(struct mknod_resident *r, int listener, uint64_t id, pid_t tid, char *why,
 			 size_t why_len)
 {
-	struct mknod_as here = { .tid = tid, .dirfd = AT_FDCWD, .path = "." };
-	struct target_ctx t = { .root = -1, .base = -1, .mntns = -1 };
-	int ret = ctx_open(&t, &here), sv[2];
+	struct as_target t = AS_TARGET_INIT;
+	int ret, sv[2];
 	pid_t self = getpid();
 
 	r->pid = -1;
 	r->sock = -1;
-	if (notif_id_valid(listener, id)) {
-		ctx_close(&t);
-		return -ENOENT;
-	}
-	if (ret) {
-		snprintf(why, why_len, "reading the target's /proc: %s", strerror(ret < 0 ? -ret : ret));
-		ctx_close(&t);
-		return EIO;
-	}
+	/* relative paths from the cwd it has now */
+	ret = as_target_take(&t, listener, id, tid, AT_FDCWD, ".", why, why_len);
+	if (ret)
+		return ret;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv)) {
 		snprintf(why, why_len, "socketpair: %s", strerror(errno));
-		ctx_close(&t);
+		as_target_close(&t);
 		return EIO;
 	}
 	r->pid = fork();
@@ -549,7 +262,7 @@ int mknod_resident_start(struct mknod_resident *r, int listener, uint64_t id, pi
 		resident(sv[1], self, &t);
 	}
 	close(sv[1]);
-	ctx_close(&t);
+	as_target_close(&t);
 	r->sock = sv[0];
 	if (r->pid < 0) {
 		snprintf(why, why_len, "fork: %s", strerror(errno));
@@ -590,7 +303,7 @@ void mknod_resident_stop(struct mknod_resident *r)
 		close(r->sock);	/* the helper's recv() sees the end and it exits */
 	r->sock = -1;
 	/* 1 s to see the end and exit, then SIGKILL */
-	if (r->pid > 0 && !reaped_within_1s(r->pid))
-		kill_helper(r->pid);
+	if (r->pid > 0 && !as_target_reaped_within_1s(r->pid))
+		as_target_kill(r->pid);
 	r->pid = -1;
 }

@@ -13,9 +13,9 @@
  * to its cwd or dirfd, with its fsuid, fsgid, groups and umask, and every
  * capability dropped but CAP_MKNOD (the kernel's own permission checks are
  * the thread's); the parent is resolved with no magic link, and a nodev
- * mount is refused. The one implementation knotif-run --emulate=mknod and
- * knotif-bench's agent rows share. tools/run/README.md states the
- * security model.
+ * mount is refused (lib/as_target.h does the becoming). The one
+ * implementation knotif-run --emulate=mknod and knotif-bench's agent rows
+ * share. tools/run/README.md states the security model.
  */
 struct mknod_as {
 	pid_t tid;		/* the calling thread, as the notification names it */

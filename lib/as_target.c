@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "as_target.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/fsuid.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "notif.h"
+#include "pdeath.h"
+
+void as_target_close(struct as_target *t)
+{
+	if (t->root >= 0)
+		close(t->root);
+	if (t->base >= 0)
+		close(t->base);
+	if (t->mntns >= 0)
+		close(t->mntns);
+	t->root = t->base = t->mntns = -1;
+}
+
+/* fsuid, fsgid, groups and umask from /proc/TID/status (ids as this namespace sees them). */
+static int read_status(int proc, struct as_target *t)
+{
+	char line[4096];
+	unsigned int u[4], g[4];
+	int seen = 0;
+	FILE *f;
+	int fd = openat(proc, "status", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return -errno;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		unsigned int mask;
+
+		if (sscanf(line, "Umask: %o", &mask) == 1) {
+			t->umask = (mode_t)mask;
+			seen |= 1;
+		} else if (sscanf(line, "Uid: %u %u %u %u", &u[0], &u[1], &u[2], &u[3]) == 4) {
+			t->fsuid = u[3];
+			seen |= 2;
+		} else if (sscanf(line, "Gid: %u %u %u %u", &g[0], &g[1], &g[2], &g[3]) == 4) {
+			t->fsgid = g[3];
+			seen |= 4;
+		} else if (!strncmp(line, "Groups:", 7)) {
+			char *s = line + 7, *end;
+
+			t->ngroups = 0;
+			for (unsigned long v = strtoul(s, &end, 10); end != s; v = strtoul(s, &end, 10)) {
+				if (t->ngroups == AS_TARGET_MAX_GROUPS) {
+					fclose(f);
+					return -E2BIG;	/* dropping a group could grant what it denies */
+				}
+				t->groups[t->ngroups++] = (gid_t)v;
+				s = end;
+			}
+			seen |= 8;
+		}
+	}
+	fclose(f);
+	return seen == 15 ? 0 : -EPROTO;
+}
+
+/*
+ * The thread's root, mount namespace, the directory a relative path starts
+ * at, and its credentials. 0, the errno the call itself would get for its
+ * dirfd (EBADF, ENOTDIR), or -errno when the target is gone or /proc refuses.
+ */
+static int open_ctx(struct as_target *t, pid_t tid, int dirfd, const char *path)
+{
+	char name[32];
+	int proc, ret = 0;
+
+	snprintf(name, sizeof(name), "/proc/%d", (int)tid);
+	proc = open(name, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (proc < 0)
+		return -errno;
+	t->root = openat(proc, "root", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	t->mntns = openat(proc, "ns/mnt", O_RDONLY | O_CLOEXEC);
+	if (t->root < 0 || t->mntns < 0) {
+		ret = -errno;
+		goto out;
+	}
+	if (path[0] != '/') {
+		if (dirfd == AT_FDCWD) {
+			t->base = openat(proc, "cwd", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		} else if (dirfd < 0) {
+			ret = EBADF;
+			goto out;
+		} else {
+			snprintf(name, sizeof(name), "fd/%d", dirfd);
+			t->base = openat(proc, name, O_PATH | O_DIRECTORY | O_CLOEXEC);
+			if (t->base < 0 && (errno == ENOENT || errno == ENOTDIR)) {
+				ret = errno == ENOENT ? EBADF : ENOTDIR;
+				goto out;
+			}
+		}
+		if (t->base < 0) {
+			ret = -errno;
+			goto out;
+		}
+	}
+	ret = read_status(proc, t);
+out:
+	close(proc);
+	return ret;
+}
+
+int as_target_take(struct as_target *t, int listener, uint64_t id, pid_t tid, int dirfd,
+		   const char *path, char *why, size_t why_len)
+{
+	int ret = open_ctx(t, tid, dirfd, path);
+
+	/* everything read belongs to the call still waiting: not to a reused tid */
+	if (notif_id_valid(listener, id)) {
+		as_target_close(t);
+		return -ENOENT;
+	}
+	if (ret > 0) {
+		snprintf(why, why_len, "the dirfd: %s", strerror(ret));
+	} else if (ret < 0) {
+		snprintf(why, why_len, "reading the target's /proc: %s", strerror(-ret));
+		ret = EIO;
+	}
+	if (ret)
+		as_target_close(t);
+	return ret;
+}
+
+/* The caller's capabilities become keep alone (effective and permitted). */
+static int keep_only(cap_value_t keep)
+{
+	cap_t caps = cap_init();
+	int ret;
+
+	if (!caps)
+		return -1;
+	ret = cap_set_flag(caps, CAP_PERMITTED, 1, &keep, CAP_SET) ||
+	      cap_set_flag(caps, CAP_EFFECTIVE, 1, &keep, CAP_SET) || cap_set_proc(caps);
+	cap_free(caps);
+	return ret ? -1 : 0;
+}
+
+/*
+ * Path resolution is then the kernel's own from the thread's root and cwd
+ * (a ".." or a symlink stops at its root as it would for the thread), and
+ * the permission checks are the thread's: only keep is left, which the
+ * caller's one privileged step consults (the device type, the mount).
+ */
+int as_target_become(const struct as_target *t, cap_value_t keep, const char **step)
+{
+	*step = "entering the target's mount namespace";
+	if (setns(t->mntns, CLONE_NEWNS))
+		return errno;
+	*step = "entering the target's root";
+	if (fchdir(t->root) || chroot("."))
+		return errno;
+	*step = "entering the target's working directory";
+	if (t->base >= 0 && fchdir(t->base))
+		return errno;
+	umask(t->umask);
+	*step = "taking the target's groups";
+	if (setgroups((size_t)t->ngroups, t->groups))
+		return errno;
+	setfsgid(t->fsgid);
+	setfsuid(t->fsuid);
+	*step = "taking the target's fsuid and fsgid";
+	if ((gid_t)setfsgid((gid_t)-1) != t->fsgid || (uid_t)setfsuid((uid_t)-1) != t->fsuid)
+		return EPERM;
+	*step = "dropping every capability but the one the call needs";
+	return keep_only(keep) ? errno : 0;
+}
+
+void as_target_report(int fd, int error, const char *why)
+{
+	struct as_target_result r = { .error = error };
+
+	snprintf(r.why, sizeof(r.why), "%s", why);
+	if (write(fd, &r, sizeof(r)) != (ssize_t)sizeof(r))
+		_exit(1);
+	_exit(0);
+}
+
+int as_target_poll(struct pollfd *pfd, int ms)
+{
+	int64_t deadline = now_ns() + (int64_t)ms * 1000000;
+	int ret;
+
+	do {
+		int64_t left = (deadline - now_ns()) / 1000000;
+
+		ret = poll(pfd, 1, left < 0 ? 0 : (int)left);
+	} while (ret < 0 && errno == EINTR);
+	return ret;
+}
+
+bool as_target_reaped_within_1s(pid_t pid)
+{
+	int status;
+
+	for (int i = 0; i < 100; i++) {
+		pid_t got = waitpid(pid, &status, WNOHANG);
+
+		if (got == pid || (got < 0 && errno != EINTR))
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
+void as_target_kill(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	as_target_reaped_within_1s(pid);
+}
+
+int as_target_run(void (*work)(void *arg, int report_fd), void *arg, char *why, size_t why_len)
+{
+	struct as_target_result r = { .error = EIO };
+	struct pollfd pfd;
+	int pipefd[2], status;
+	pid_t pid, self = getpid();
+
+	if (pipe2(pipefd, O_CLOEXEC)) {
+		snprintf(why, why_len, "pipe: %s", strerror(errno));
+		return EIO;
+	}
+	pid = fork();
+	if (pid == 0) {
+		close(pipefd[0]);
+		if (pdeath_follow(self, SIGKILL))
+			_exit(1);
+		work(arg, pipefd[1]);
+		as_target_report(pipefd[1], EIO, "the helper returned");
+	}
+	close(pipefd[1]);
+	if (pid < 0) {
+		close(pipefd[0]);
+		snprintf(why, why_len, "fork: %s", strerror(errno));
+		return EIO;
+	}
+	pfd = (struct pollfd){ .fd = pipefd[0], .events = POLLIN };
+	if (as_target_poll(&pfd, AS_TARGET_TIMEOUT_MS) != 1) {
+		close(pipefd[0]);
+		as_target_kill(pid);
+		snprintf(why, why_len, "the helper did not finish in %d s", AS_TARGET_TIMEOUT_MS / 1000);
+		return EIO;
+	}
+	if (read(pipefd[0], &r, sizeof(r)) != (ssize_t)sizeof(r))
+		r = (struct as_target_result){ .error = EIO, .why = "the helper died" };
+	r.why[sizeof(r.why) - 1] = '\0';
+	close(pipefd[0]);
+	/* it has answered: it exits at once (or was dead already) */
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (r.error)
+		snprintf(why, why_len, "%s: %s", r.why, strerror(r.error));
+	return r.error;
+}

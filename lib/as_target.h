@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KNOTIF_AS_TARGET_H
+#define KNOTIF_AS_TARGET_H
+
+#include <poll.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/capability.h>
+#include <sys/types.h>
+
+/*
+ * Acting for a notifying thread as it would act if it were allowed to: a
+ * forked helper enters the thread's mount namespace, root and cwd (or the
+ * dirfd a relative path starts at), takes its fsuid, fsgid, groups and
+ * umask, and drops every capability but the one the call needs. Path
+ * resolution and permission checks are then the kernel's own, for that
+ * thread. lib/mknod_as.c (device nodes) and knotif-run's mount_as.c
+ * (mounts) are built on it; tools/run/README.md states the security model.
+ */
+
+/* A helper stuck in the target's filesystem (a hung FUSE server) is killed after this. */
+#define AS_TARGET_TIMEOUT_MS 10000
+#define AS_TARGET_MAX_GROUPS 256
+
+/* What acting as the thread needs of it, taken while its call waits. */
+struct as_target {
+	int root, base, mntns;	/* -1 when not open; base: where a relative path starts */
+	uid_t fsuid;
+	gid_t fsgid;
+	gid_t groups[AS_TARGET_MAX_GROUPS];
+	int ngroups;
+	mode_t umask;
+};
+#define AS_TARGET_INIT { .root = -1, .base = -1, .mntns = -1 }
+
+/*
+ * Opens and reads what the helper works from, for the call `id` of thread
+ * tid whose path is path (relative: from dirfd, or the cwd for
+ * AT_FDCWD), then checks that id is still waiting, so that all of it is
+ * the calling thread's and not a reused tid's. 0; the errno the call
+ * itself would get for its dirfd (EBADF, ENOTDIR), or EIO when /proc
+ * refused, with why; -ENOENT when the call went away. t is closed
+ * unless 0 is returned.
+ */
+int as_target_take(struct as_target *t, int listener, uint64_t id, pid_t tid, int dirfd,
+		   const char *path, char *why, size_t why_len);
+void as_target_close(struct as_target *t);
+
+/*
+ * In a helper: become the thread (see above), keeping only capability
+ * keep (effective and permitted). 0, or the errno and the failed step in
+ * *step.
+ */
+int as_target_become(const struct as_target *t, cap_value_t keep, const char **step);
+
+/* What a helper reports over its pipe or socket. */
+struct as_target_result {
+	int error;		/* 0: done; else the errno */
+	char why[128];		/* the step that failed */
+};
+
+/* In a helper: report error (0: done) and the step, and exit. */
+__attribute__((noreturn)) void as_target_report(int fd, int error, const char *why);
+
+/*
+ * Runs work(arg, report_fd) in a forked helper that dies with us; work
+ * ends with as_target_report(report_fd, ...) or an exec of a program that
+ * does. Waits AS_TARGET_TIMEOUT_MS at most (then kills it): 0, or the
+ * errno the helper reported (EIO when it died or was late), with why.
+ */
+int as_target_run(void (*work)(void *arg, int report_fd), void *arg, char *why, size_t why_len);
+
+/* poll() one descriptor for ms at most, through signals (a caller's SIGCHLD handler, say) */
+int as_target_poll(struct pollfd *pfd, int ms);
+/* Reap pid (a helper of ours) if it has gone or goes within 1 s: true when it is gone. */
+bool as_target_reaped_within_1s(pid_t pid);
+/*
+ * SIGKILL pid and reap it if it goes within 1 s. One stuck in an
+ * uninterruptible sleep (a FUSE server that never answers) is left: it is
+ * our child, reaped by whoever waits for children later (SIGCHLD and its
+ * handler in knotif-run), and the supervisor is not held with it.
+ */
+void as_target_kill(pid_t pid);
+
+#endif
