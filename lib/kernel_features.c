@@ -37,8 +37,8 @@ static const char *const needs[FEAT_COUNT] = {
 	/* not even tried elsewhere: 0x4212 is PTRACE_SET_SYSCALL_INFO on Linux 6.16+ */
 	[FEAT_PTRACE_LISTENER] = "PTRACE_SECCOMP_GET_LISTENER needs the knotif kernel "
 				 "series (kernel/patches, the ptrace listener)",
-	[FEAT_MKNOD_AS] = "creating device nodes as another thread needs root (CAP_MKNOD, "
-			  "CAP_SYS_ADMIN, CAP_SYS_CHROOT, CAP_SETUID, CAP_SETGID)",
+	[FEAT_AS_TARGET] = "acting as another thread (a device node, a mount) takes CAP_MKNOD, "
+			   "CAP_SYS_ADMIN, CAP_SYS_CHROOT, CAP_SETUID and CAP_SETGID",
 	[FEAT_NOTIF_RW_BATCH] = "batched read()/write() on listeners needs the knotif "
 				"kernel series (kernel/patches, CONFIG_SECCOMP_USER_NOTIF_RW)",
 };
@@ -206,8 +206,8 @@ static int ptrace_allowed(void)
 	return scope >= 3 ? -EPERM : 0;
 }
 
-/* Every capability lib/mknod_as.c's helper uses, effective now: 0 or -EPERM. */
-static int mknod_as_privileged(void)
+/* Every capability lib/as_target.c's helpers use, effective now: 0 or -EPERM. */
+static int as_target_privileged(void)
 {
 	static const cap_value_t needed[] = { CAP_MKNOD, CAP_SYS_ADMIN, CAP_SYS_CHROOT, CAP_SETUID,
 					      CAP_SETGID };
@@ -257,8 +257,8 @@ static int probe(enum feature f)
 		return prctl(PR_SET_SYSCALL_USER_DISPATCH, PR_SYS_DISPATCH_OFF, 0, 0, 0) ? -errno : 0;
 	case FEAT_PTRACE:
 		return ptrace_allowed();
-	case FEAT_MKNOD_AS:
-		return mknod_as_privileged();
+	case FEAT_AS_TARGET:
+		return as_target_privileged();
 	default:
 		return -EINVAL;
 	}

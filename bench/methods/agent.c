@@ -224,7 +224,7 @@ static int supervise(struct bench *b)
 		.kind = KIND_UNOTIF,                                          \
 		.trace_kind = "unotif",                                       \
 		.needs = { FEAT_USER_NOTIF, feature2, FEAT_COUNT },           \
-		.on_request = feature2 == FEAT_MKNOD_AS,                      \
+		.on_request = feature2 == FEAT_AS_TARGET,                      \
 		.variant = &(const struct agent_variant){ __VA_ARGS__ },      \
 		.state_size = sizeof(struct agent_state),                     \
 		.sup_prepare = sup_prepare,                                   \
@@ -239,10 +239,10 @@ const struct method *const agent_methods[] = {
 	AGENT("agent/read-mem", FEAT_COUNT, .read = READ_PROC_MEM),
 	AGENT("agent/read-vm", FEAT_COUNT, .read = READ_VM),
 	AGENT("agent/read-vm/id-valid", FEAT_COUNT, .read = READ_VM, .id_valid = true),
-	AGENT("agent/mknod-fork", FEAT_MKNOD_AS, .read = READ_VM, .id_valid = true, .make_node = true),
-	AGENT("agent/mknod-exec", FEAT_MKNOD_AS, .read = READ_VM, .id_valid = true, .make_node = true,
+	AGENT("agent/mknod-fork", FEAT_AS_TARGET, .read = READ_VM, .id_valid = true, .make_node = true),
+	AGENT("agent/mknod-exec", FEAT_AS_TARGET, .read = READ_VM, .id_valid = true, .make_node = true,
 	      .exec = true),
-	AGENT("agent/mknod-resident", FEAT_MKNOD_AS, .read = READ_VM, .id_valid = true, .make_node = true,
+	AGENT("agent/mknod-resident", FEAT_AS_TARGET, .read = READ_VM, .id_valid = true, .make_node = true,
 	      .resident = true),
 	NULL,
 };

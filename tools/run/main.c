@@ -7,7 +7,8 @@
  * only then execs the command (execve is in the default set: the listener
  * must be in our hands before the first trapped call). We log every call
  * and let it continue; with --emulate=mknod we create the device nodes the
- * policy allows on the command's behalf and refuse the rest.
+ * policy allows on the command's behalf and refuse the rest, and with
+ * --emulate=mount the tmpfs mounts mount_policy.h allows.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -51,6 +52,10 @@ static const char usage_text[] =
 "                      allowed; refuse the rest with EPERM (needs root; see README)\n"
 "  --policy=FILE       the devices --emulate=mknod creates (default: null, zero, full,\n"
 "                      random, urandom, tty and the overlay whiteout c 0:0)\n"
+"  --emulate=mount     mount a tmpfs where the command asks (mount) on a directory it\n"
+"                      owns in its own mount namespace, nosuid,nodev,noexec, bounded;\n"
+"                      refuse other filesystems with EPERM (needs root; see README)\n"
+"                      (--emulate=mknod,mount does both)\n"
 "  --list-syscalls     print the names --syscalls accepts and exit\n"
 "  -h, --help          this text\n"
 "  -V, --version       version and git sha\n"
@@ -75,6 +80,7 @@ struct options {
 	bool quiet, summary;
 	enum log_format format;
 	bool emulate_mknod;
+	bool emulate_mount;
 	const char *policy_path;
 	struct device_policy policy;
 	char **command;
@@ -157,10 +163,12 @@ static void parse_options(struct options *o, int argc, char **argv)
 			list_syscalls(stdout);
 			exit(0);
 		case OPT_EMULATE: {
-			bool emulated[1];
+			bool emulated[2];
 
-			cli_choices("--emulate", optarg, (const char *const[]){ "mknod" }, 1, emulated, "mknod");
+			cli_choices("--emulate", optarg, (const char *const[]){ "mknod", "mount" }, 2, emulated,
+				    "mknod, mount");
 			o->emulate_mknod = emulated[0];
+			o->emulate_mount = emulated[1];
 			break;
 		}
 		case OPT_POLICY:
@@ -210,6 +218,8 @@ static void run_child(const struct options *o, int sock, const sigset_t *mask)
 	/* after the watched calls: a watched mknodat is sent whatever it creates */
 	if (o->emulate_mknod)
 		n += emulate_mknod_rules(rules + n);
+	if (o->emulate_mount)
+		n += emulate_mount_rules(rules + n);
 	listener = filter_install_rules(rules, (size_t)n, SECCOMP_RET_USER_NOTIF,
 					SECCOMP_FILTER_FLAG_NEW_LISTENER);
 	if (listener < 0)
@@ -263,6 +273,10 @@ static void print_summary(const struct run_supervisor *s, const struct options *
 			fprintf(out, ",\"mknod\":{\"created\":%lld,\"refused\":%lld,\"failed\":%lld}",
 				(long long)s->mknod[MKNOD_CREATED], (long long)s->mknod[MKNOD_REFUSED],
 				(long long)s->mknod[MKNOD_FAILED]);
+		if (s->emulate_mount)
+			fprintf(out, ",\"mount\":{\"mounted\":%lld,\"refused\":%lld,\"failed\":%lld}",
+				(long long)s->mount[MOUNT_MOUNTED], (long long)s->mount[MOUNT_REFUSED],
+				(long long)s->mount[MOUNT_FAILED]);
 		fputs("}\n", out);
 		return;
 	}
@@ -283,6 +297,14 @@ static void print_summary(const struct run_supervisor *s, const struct options *
 		snprintf(note, sizeof(note), "mknod emulated: %lld created, %lld refused, %lld failed",
 			 (long long)s->mknod[MKNOD_CREATED], (long long)s->mknod[MKNOD_REFUSED],
 			 (long long)s->mknod[MKNOD_FAILED]);
+		table_add_note(t, note);
+	}
+	if (s->emulate_mount) {
+		char note[128];
+
+		snprintf(note, sizeof(note), "mount emulated: %lld mounted, %lld refused, %lld failed",
+			 (long long)s->mount[MOUNT_MOUNTED], (long long)s->mount[MOUNT_REFUSED],
+			 (long long)s->mount[MOUNT_FAILED]);
 		table_add_note(t, note);
 	}
 	if (s->gone) {
@@ -318,11 +340,12 @@ int main(int argc, char **argv)
 	parse_options(&o, argc, argv);
 	if (feature_probe(FEAT_NOTIF_CONTINUE, why, sizeof(why)))
 		die("unsupported: %s", why);
-	/* the capabilities lib/mknod_as.c's helper uses, not the uid: a root without them fails too */
-	if (o.emulate_mknod && feature_probe(FEAT_MKNOD_AS, why, sizeof(why)))
-		die("--emulate=mknod needs root: %s", why);
+	/* the capabilities lib/as_target.c's helpers use, not the uid: a root without them fails too */
+	if ((o.emulate_mknod || o.emulate_mount) && feature_probe(FEAT_AS_TARGET, why, sizeof(why)))
+		die("--emulate=%s needs root: %s", o.emulate_mknod ? "mknod" : "mount", why);
 	if (o.emulate_mknod)
 		s.mknod_policy = &o.policy;
+	s.emulate_mount = o.emulate_mount;
 	s.log = o.quiet ? NULL : stderr;
 	if (o.log_path) {
 		s.log = fopen(o.log_path, "we");

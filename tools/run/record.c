@@ -121,22 +121,30 @@ static void record_start(struct record *r, const struct seccomp_notif *req,
 	memcpy(r->raw, req->data.args, sizeof(r->raw));
 }
 
-void record_from_path(struct record *r, const struct seccomp_notif *req, const struct syscall_args *sc,
-		      const char *path, int64_t t_ns)
+void record_from_strings(struct record *r, const struct seccomp_notif *req, const struct syscall_args *sc,
+			 const char *const *strs, int n, int64_t t_ns)
 {
-	size_t n = strlen(path) + 1;
+	int k = 0;
 
 	record_start(r, req, sc, t_ns);
-	for (int i = 0; i < SYSCALL_MAX_ARGS; i++) {
+	for (int i = 0; i < SYSCALL_MAX_ARGS && k < n; i++) {
+		size_t len, room = sizeof(r->arena) - r->used;
+		const char *s;
+
 		if (sc->args[i].kind != ARG_PATH)
 			continue;
-		if (n > sizeof(r->arena))
-			n = sizeof(r->arena);
-		memcpy(r->arena, path, n);
-		r->arena[n - 1] = '\0';
-		r->arg[i].str = r->arena;
-		r->used = n;
-		break;
+		s = strs[k++];
+		if (!s || !room)
+			continue;	/* not read: the bare address */
+		len = strlen(s) + 1;
+		if (len > room) {
+			len = room;
+			r->arg[i].truncated = 1;
+		}
+		memcpy(r->arena + r->used, s, len);
+		r->arena[r->used + len - 1] = '\0';
+		r->arg[i].str = r->arena + r->used;
+		r->used += len;
 	}
 }
 

@@ -54,12 +54,13 @@ int record_take(struct record *r, int listener, const struct seccomp_notif *req,
 		const struct syscall_args *sc, int64_t t_ns);
 
 /*
- * Fills r from a notification whose path argument was already read (the
- * copy an emulating supervisor acted on: the log shows what was done, not
- * a second read of memory the target may have changed since).
+ * Fills r from a notification whose string arguments were already read
+ * (the copies an emulating supervisor acted on: the log shows what was
+ * done, not a second read of memory the target may have changed since):
+ * strs[k] is the k-th string argument, NULL for one not read.
  */
-void record_from_path(struct record *r, const struct seccomp_notif *req, const struct syscall_args *sc,
-		      const char *path, int64_t t_ns);
+void record_from_strings(struct record *r, const struct seccomp_notif *req, const struct syscall_args *sc,
+			 const char *const *strs, int n, int64_t t_ns);
 
 /*
  * One line: strace-like text, or a JSON object. Strings come from the

@@ -107,6 +107,24 @@ static int poll_timeout_ms(const struct run_supervisor *s)
 	return s->kill_at_ns ? ms_until(s->kill_at_ns) : -1;
 }
 
+/* One emulated call, once replied to: its line, strings as acted on, verdict and result. */
+static int log_emulated(struct run_supervisor *s, const struct seccomp_notif *req, const char *const *strs,
+			int nstrs, const char *verdict, int error, const char *why, struct record *rec)
+{
+	int ret;
+
+	if (!s->log)
+		return 0;
+	record_from_strings(rec, req, syscall_args_by_nr(req->data.nr), strs, nstrs, now_ns() - s->t0_ns);
+	rec->verdict = verdict;
+	rec->error = error;
+	rec->why = why;
+	ret = record_write(rec, s->format, s->log);
+	if (ret)
+		s->log_error = ret;
+	return ret;
+}
+
 static const char *const mknod_verdict_names[] = {
 	[MKNOD_CREATED] = "created", [MKNOD_REFUSED] = "refused", [MKNOD_FAILED] = "failed",
 };
@@ -115,8 +133,8 @@ static const char *const mknod_verdict_names[] = {
 static int serve_mknod(struct run_supervisor *s, struct notif_buf *nb, struct mknod_call *call,
 		       struct record *rec)
 {
-	const struct seccomp_notif *req = nb->req;
 	int ret = emulate_mknod(s->listener, nb, s->mknod_policy, call);
+	const char *path = call->path;
 
 	if (ret == -ENOENT) {
 		s->gone++;	/* killed or interrupted meanwhile: a node made is still logged */
@@ -126,16 +144,31 @@ static int serve_mknod(struct run_supervisor *s, struct notif_buf *nb, struct mk
 		return ret;
 	}
 	s->mknod[call->verdict]++;
-	if (!s->log)
-		return 0;
-	record_from_path(rec, req, syscall_args_by_nr(req->data.nr), call->path, now_ns() - s->t0_ns);
-	rec->verdict = mknod_verdict_names[call->verdict];
-	rec->error = call->error;
-	rec->why = ret == -ENOENT ? "the target left before the reply" : call->why;
-	ret = record_write(rec, s->format, s->log);
-	if (ret)
-		s->log_error = ret;
-	return ret;
+	return log_emulated(s, nb->req, &path, 1, mknod_verdict_names[call->verdict], call->error,
+			    ret == -ENOENT ? "the target left before the reply" : call->why, rec);
+}
+
+static const char *const mount_verdict_names[] = {
+	[MOUNT_MOUNTED] = "mounted", [MOUNT_REFUSED] = "refused", [MOUNT_FAILED] = "failed",
+};
+
+/* --emulate=mount: mount or refuse, reply, then log what was done. */
+static int serve_mount(struct run_supervisor *s, struct notif_buf *nb, struct mount_call *call,
+		       struct record *rec)
+{
+	int ret = emulate_mount(s->listener, nb, (int)s->mount[MOUNT_MOUNTED], call);
+	const char *strs[] = { call->source, call->target, call->type, call->data };
+
+	if (ret == -ENOENT) {
+		s->gone++;	/* killed or interrupted meanwhile: a mount made is still logged */
+		if (call->verdict != MOUNT_MOUNTED)
+			return 0;
+	} else if (ret) {
+		return ret;
+	}
+	s->mount[call->verdict]++;
+	return log_emulated(s, nb->req, strs, 4, mount_verdict_names[call->verdict], call->error,
+			    ret == -ENOENT ? "the target left before the reply" : call->why, rec);
 }
 
 /*
@@ -145,13 +178,15 @@ static int serve_mknod(struct run_supervisor *s, struct notif_buf *nb, struct mk
  * message after a failed execve).
  */
 static int serve_notification(struct run_supervisor *s, struct notif_buf *nb, struct record *rec,
-			      struct mknod_call *call)
+			      struct mknod_call *mknod, struct mount_call *mount)
 {
 	const struct seccomp_notif *req = nb->req;
 	int i = watched_index(s, req->data.nr), ret;
 
 	if (s->mknod_policy && emulate_mknod_wants(req))
-		return serve_mknod(s, nb, call, rec);
+		return serve_mknod(s, nb, mknod, rec);
+	if (s->emulate_mount && emulate_mount_wants(req))
+		return serve_mount(s, nb, mount, rec);
 
 	if (i >= 0 && s->log) {
 		ret = record_take(rec, s->listener, req, s->watched[i], now_ns() - s->t0_ns);
@@ -181,15 +216,18 @@ int run_supervise(struct run_supervisor *s)
 {
 	struct notif_buf nb;
 	struct record *rec = NULL;
-	struct mknod_call *call = NULL;
+	struct mknod_call *mknod = NULL;
+	struct mount_call *mount = NULL;
 	struct pollfd fds[2];
 	int ret = notif_buf_alloc(&nb);
 
 	if (ret)
 		return ret;
 	if ((s->log && !(rec = malloc(sizeof(*rec)))) ||
-	    (s->mknod_policy && !(call = malloc(sizeof(*call))))) {
+	    (s->mknod_policy && !(mknod = malloc(sizeof(*mknod)))) ||
+	    (s->emulate_mount && !(mount = malloc(sizeof(*mount))))) {
 		free(rec);
+		free(mknod);
 		notif_buf_free(&nb);
 		return -ENOMEM;
 	}
@@ -222,7 +260,7 @@ int run_supervise(struct run_supervisor *s)
 				ret = 0;
 				continue;
 			}
-			if (ret || (ret = serve_notification(s, &nb, rec, call)))
+			if (ret || (ret = serve_notification(s, &nb, rec, mknod, mount)))
 				break;
 			continue;
 		}
@@ -231,7 +269,8 @@ int run_supervise(struct run_supervisor *s)
 	}
 	notif_buf_free(&nb);
 	free(rec);
-	free(call);
+	free(mknod);
+	free(mount);
 	return ret;
 }
 

@@ -62,7 +62,7 @@ static const struct syscall_args table[] = {
 					  A("bufsiz", LEN) } },
 	{ "fchmodat", SYS_fchmodat, { A("dirfd", DIRFD), A("pathname", PATH), A("mode", MODE) } },
 	{ "mount", SYS_mount, { A("source", PATH), A("target", PATH), A("filesystemtype", PATH),
-				A("mountflags", FLAGS), A("data", PTR) } },
+				A("mountflags", FLAGS), A("data", PATH) } },
 	{ "ptrace", SYS_ptrace, { A("request", INT), A("pid", INT), A("addr", PTR), A("data", PTR) } },
 	{ "kill", SYS_kill, { A("pid", INT), A("sig", INT) } },
 	{ "getppid", SYS_getppid, { { 0 } } },
