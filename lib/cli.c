@@ -46,7 +46,9 @@ enum out_format cli_format(const char *flag, const char *s)
 		return FORMAT_JSON;
 	if (!strcmp(s, "csv"))
 		return FORMAT_CSV;
-	usage_error("invalid value for %s: '%s' (expected console, json or csv)", flag, s);
+	if (!strcmp(s, "bmf"))
+		return FORMAT_BMF;
+	usage_error("invalid value for %s: '%s' (expected console, json, csv or bmf)", flag, s);
 }
 
 void cli_list_check(const char *flag, const char *list)

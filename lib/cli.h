@@ -10,7 +10,7 @@
  * string or ends the program with one line and exit 2 (usage_error):
  *   knotif-bench: invalid value for --samples: 'abc' (expected an integer 1..10000000)
  */
-enum out_format { FORMAT_CONSOLE, FORMAT_JSON, FORMAT_CSV };
+enum out_format { FORMAT_CONSOLE, FORMAT_JSON, FORMAT_CSV, FORMAT_BMF };
 
 int64_t cli_int(const char *flag, const char *s, int64_t lo, int64_t hi);
 /* "0.5" or "0.5s", in [lo, hi] */

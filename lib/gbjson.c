@@ -282,6 +282,8 @@ static int write_one(FILE *out, enum out_format fmt, json_t *context, json_t *be
 		return gb_write_json(out, context, benchmarks);
 	case FORMAT_CSV:
 		return gb_write_csv(out, benchmarks);
+	case FORMAT_BMF:
+		return gb_write_bmf(out, benchmarks);
 	default:
 		if (console)	/* NULL: the program printed its table as it went */
 			console(out, arg);

@@ -151,8 +151,9 @@ static void parse_args(struct options *o, int argc, char **argv)
 			break;
 		case OPT_FORMAT:
 			o->format = cli_format("--format", optarg);
-			if (o->format == FORMAT_CSV)
-				usage_error("invalid value for --format: 'csv' (expected console or json: a verdict is not a table of rows)");
+			if (o->format == FORMAT_CSV || o->format == FORMAT_BMF)
+				usage_error("invalid value for --format: '%s' (expected console or json: a verdict is not a table of rows)",
+					    optarg);
 			break;
 		case OPT_REPORT_ONLY:
 			if (regcomp(&o->report_only, optarg, REG_EXTENDED | REG_NOSUB))

@@ -36,4 +36,29 @@ head -1 "$tmp/run.csv" | grep -q '^name,iterations,real_time,cpu_time,time_unit,
 # 2 benchmarks x (2 iterations + 4 aggregates) + header
 [ "$(wc -l <"$tmp/run.csv")" = 13 ] || fail "CSV has $(wc -l <"$tmp/run.csv") lines, want 13"
 grep -q '^"unotif/sync/emulate/placement:same_median",' "$tmp/run.csv" || fail "CSV median row missing"
-echo "ok: console, JSON, CSV, samples and listing agree"
+# BMF (Bencher Metric Format), from the same run as a JSON: every row measured, none that
+# failed (an unsupported method has no figure), value = the median aggregate's p50, and the
+# bounds the smallest and largest repetition's
+"$KNOTIF_BENCH" --samples=200 --benchmark_repetitions=3 --placement=same \
+	--benchmark_filter='^(unotif/sync/emulate|unotif/rw/emulate|pingpong/pipe)/placement:same$' \
+	--benchmark_format=json --benchmark_out="$tmp/run.bmf" --benchmark_out_format=bmf \
+	>"$tmp/bmf.json" 2>"$tmp/err" || fail "bmf run exited $?: $(cat "$tmp/err")"
+python3 - "$tmp/bmf.json" "$tmp/run.bmf" <<'PY' || fail "BMF does not carry the run"
+import json, sys
+gb, bmf = (json.load(open(f)) for f in sys.argv[1:])
+rows = gb["benchmarks"]
+ok = {r["run_name"] for r in rows if r.get("run_type") == "iteration" and not r.get("error_occurred")}
+failed = {r["name"] for r in rows if r.get("error_occurred")}
+assert set(bmf) == ok, (sorted(bmf), sorted(ok))
+assert not failed & set(bmf), failed
+for name, measures in bmf.items():
+    reps = [r for r in rows if r.get("run_name") == name and r.get("run_type") == "iteration"]
+    median = next(r for r in rows if r["name"] == name + "_median")
+    for key, gb_key in (("latency", "p50"), ("floor_ratio", "floor_ratio")):
+        m = measures[key]
+        assert set(m) == {"value", "lower_value", "upper_value"}, m
+        assert abs(m["value"] - median[gb_key]) <= 1e-9 * abs(median[gb_key]), (name, key, m, median[gb_key])
+        assert m["lower_value"] == min(r[gb_key] for r in reps), (name, key)
+        assert m["upper_value"] == max(r[gb_key] for r in reps), (name, key)
+PY
+echo "ok: console, JSON, CSV, BMF, samples and listing agree"
