@@ -5,12 +5,15 @@
  * 1 (a regression) or 2 (input it cannot judge).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "class.h"
@@ -18,6 +21,7 @@
 #include "db.h"
 #include "escape.h"
 #include "gbread.h"
+#include "junit.h"
 #include "output.h"
 #include "stream.h"
 #include "table.h"
@@ -59,6 +63,10 @@ static const char usage_text[] =
 "                      postgresql://... (default $KNOTIF_DB, else\n"
 "                      ${XDG_DATA_HOME:-$HOME/.local/share}/knotif/history.sqlite)\n"
 "  --format=FMT        console (default) or json\n"
+"  --junit=FILE        also write the verdicts as JUnit XML to FILE, for a CI\n"
+"                      test report: a testcase per benchmark, a failure per\n"
+"                      regression, skipped for one not judged (error,\n"
+"                      unsupported, one file only, report-only, too few reps)\n"
 "  -h, --help          this text\n"
 "  -V, --version       version and git sha\n"
 "\n"
@@ -81,6 +89,8 @@ struct options {
 	bool threshold_given, metric_given;
 	regex_t report_only;
 	enum out_format format;
+	const char *junit_path;		/* --junit */
+	FILE *junit;			/* opened (not truncated) while parsing: a bad path is exit 2 */
 	const char *base, *new;
 	const char *history, *db;	/* --history: BASE from the database */
 	char base_label[600];
@@ -106,7 +116,7 @@ static double parse_fraction(const char *flag, const char *s, bool percent_ok)
 static void parse_args(struct options *o, int argc, char **argv)
 {
 	enum { OPT_METRIC = 256, OPT_THRESHOLD, OPT_ALPHA, OPT_DETERMINISTIC, OPT_FORMAT, OPT_FLOOR, OPT_CONFIRM, OPT_REPORT_ONLY,
-	       OPT_HISTORY, OPT_DB };
+	       OPT_HISTORY, OPT_DB, OPT_JUNIT };
 	static const struct option longopts[] = {
 		{ "metric", required_argument, NULL, OPT_METRIC },
 		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
@@ -118,6 +128,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 		{ "report-only", required_argument, NULL, OPT_REPORT_ONLY },
 		{ "history", required_argument, NULL, OPT_HISTORY },
 		{ "db", required_argument, NULL, OPT_DB },
+		{ "junit", required_argument, NULL, OPT_JUNIT },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -181,6 +192,9 @@ static void parse_args(struct options *o, int argc, char **argv)
 		case OPT_DB:
 			o->db = optarg;
 			break;
+		case OPT_JUNIT:
+			o->junit_path = optarg;
+			break;
 		default:
 			cli_other_option(c, usage_text, argv);
 		}
@@ -198,6 +212,13 @@ static void parse_args(struct options *o, int argc, char **argv)
 				    argc - optind, argc - optind == 1 ? "" : "s");
 		o->base = argv[optind];
 		o->new = argv[optind + 1];
+	}
+	if (o->junit_path) {
+		/* no O_TRUNC: an earlier report survives a comparison that fails before its verdicts */
+		int fd = open(o->junit_path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+
+		if (fd < 0 || !(o->junit = fdopen(fd, "w")))
+			usage_error("cannot write --junit=%s: %s", o->junit_path, strerror(errno));
 	}
 	if (o->gate.deterministic) {
 		/* instruction-counted runs repeat exactly: any drift is the code */
@@ -332,6 +353,14 @@ int main(int argc, char **argv)
 	/* a verdict nobody could read is no pass: a full disk, a closed pipe */
 	if (fflush(stdout) || ferror(stdout) || err)
 		die("writing the comparison: %s", strerror(errno ? errno : EIO));
+	if (o.junit) {
+		struct stat st;
+
+		errno = 0;
+		if ((!fstat(fileno(o.junit), &st) && S_ISREG(st.st_mode) && ftruncate(fileno(o.junit), 0)) ||
+		    gate_print_junit(o.junit, &base, &new, &o.gate, &r) || fclose(o.junit))
+			die("writing --junit=%s: %s", o.junit_path, strerror(errno ? errno : EIO));
+	}
 	regressions = r.regressions;
 	gated = r.gated;
 	gate_result_free(&r);

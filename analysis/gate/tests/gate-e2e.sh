@@ -38,7 +38,7 @@ grep '^verdict:' "$tmp/same"
 slowed() {
 	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 \
 	LD_PRELOAD=$shim KNOTIF_SEND_SLOWDOWN=2.0 "$gate" --build "$build" --baseline "$tmp/base.json" \
-		--out "$tmp/slow.json" >"$tmp/slow" 2>&1
+		--out "$tmp/slow.json" --junit "$tmp/slow.xml" >"$tmp/slow" 2>&1
 }
 slowed
 rc=$?
@@ -59,6 +59,15 @@ grep -E "^$UNOTIF .* REGRESSION$" "$tmp/slow" || { soft_fail "$UNOTIF not flagge
 n=$(grep -c ' REGRESSION$' "$tmp/slow")
 [ "$n" = 1 ] || { soft_fail "expected exactly 1 regression, got $n"; cat "$tmp/slow"; }
 grep '^verdict:' "$tmp/slow"
+# the CI's test report says the same: that one testcase failed
+python3 - "$tmp/slow.xml" "$UNOTIF" <<'PY' || soft_fail "--junit does not report the slowdown as the only failure"
+import sys
+import xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+failed = [c.get("name") for c in root.iter("testcase") if c.find("failure") is not None]
+assert failed == [sys.argv[2]], failed
+assert root.get("failures") == "1", root.attrib
+PY
 # the slowdown really happened in the measurement, not in a file edit
 slow_p50=$(jq --arg n "$UNOTIF" '[.benchmarks[] | select(.name == $n) | .p50] | sort | .[length / 2 | floor] | floor' "$tmp/slow.json")
 echo "slowed run: $UNOTIF median p50 $slow_p50 ns (baseline $p50 ns)"

@@ -30,5 +30,8 @@ expect_usage "cannot write $tmp: it is a directory" --out="$tmp"
 timeout 20 "$gate" --build "$build" --baseline="$tmp" >"$tmp/out" 2>"$tmp/err"
 [ $? = 2 ] && [ "$(cat "$tmp/err")" = "ci-gate: --baseline=$tmp is a directory (expected a JSON file)" ] ||
 	fail "--baseline=DIR: $(cat "$tmp/err")"
+expect_usage "cannot write /nonexistent-knotif/gate.xml (its folder is missing or read-only)" \
+	--junit=/nonexistent-knotif/gate.xml
+expect_usage "--junit reports a gate; --update-baseline gates nothing" --update-baseline --junit "$tmp/g.xml"
 expect_usage "unknown option '--bogus' (see --help)" --bogus
 echo "ok: ci-gate's bad usage exits 2 with one line, before any run"
