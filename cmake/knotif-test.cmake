@@ -45,7 +45,7 @@ endmacro()
 
 function(knotif_test)
 	cmake_parse_arguments(PARSE_ARGV 0 T "KERNEL;VM;SLOW;NO_C;SERIAL" "NAME;TIMEOUT" "COMMAND;ENV")
-	if(NOT T_NAME MATCHES "^(bench|stress|run|trace|gate|history|report|workloads|kernel_bench|repo)\\.[a-z0-9_./:-]+$")
+	if(NOT T_NAME MATCHES "^(bench|stress|run|trace|gate|history|report|workloads|kernel_bench|repo|install)\\.[a-z0-9_./:-]+$")
 		message(FATAL_ERROR "knotif_test: '${T_NAME}' is not <part>.<name> (cmake/knotif-test.cmake)")
 	endif()
 	if(NOT T_COMMAND)

@@ -18,8 +18,11 @@ import numpy as np
 
 from . import shown
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "scripts"))
-import gbrows  # noqa: E402
+try:
+    from . import gbrows  # installed (cmake/install.cmake): a copy inside this package
+except ImportError:  # the source tree: scripts/gbrows.py, the one reader of Google Benchmark rows
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "scripts"))
+    import gbrows  # noqa: E402
 
 QUANTILES = ("min", "p50", "p90", "p99", "p999", "max")
 
