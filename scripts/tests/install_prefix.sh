@@ -56,6 +56,13 @@ grep -q '<testcase classname="unotif"' ci.xml || not_ok "knotif-ci-gate --junit 
 for f in knotif-phases.bt knotif-phases-tp.bt knotif-ptrace.bt knotif-phases_example.txt; do
 	[ -s "$prefix/share/knotif/bpftrace/$f" ] || not_ok "bpftrace: $f not installed"
 done
+# man pages and completions (where help2man built them)
+if [ -d "$prefix/share/man/man1" ]; then
+	MANPATH=$prefix/share/man man -w knotif-bench >/dev/null 2>&1 || not_ok "man knotif-bench: not found in the prefix"
+	MANPATH=$prefix/share/man MANWIDTH=80 man knotif-ci-gate 2>/dev/null | grep -q -- '--junit' ||
+		not_ok "man knotif-ci-gate does not render its options"
+fi
+[ -s "$prefix/share/bash-completion/completions/knotif-run" ] || not_ok "no bash completion for knotif-run"
 exit $bad
 INNER
 
