@@ -8,6 +8,9 @@
 # other beside themselves (/proc/self/exe), never in a build or source
 # tree: test install.prefix runs them with both hidden.
 include(GNUInstallDirs)
+# directories 0755 whatever the umask (a package's must be)
+set(CMAKE_INSTALL_DEFAULT_DIRECTORY_PERMISSIONS
+	OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
 set(KNOTIF_SHARE ${CMAKE_INSTALL_DATADIR}/knotif)
 
 foreach(tool knotif-bench knotif-run knotif-stress knotif-trace knotif-compare knotif-history)
@@ -29,8 +32,9 @@ install(DIRECTORY analysis/report/knotif_report DESTINATION lib/python3/dist-pac
 install(FILES scripts/gbrows.py DESTINATION lib/python3/dist-packages/knotif_report)
 
 # bpftrace: the scripts run as they are (bpftrace FILE), their example outputs beside them
-install(FILES trace/knotif-phases.bt trace/knotif-phases-tp.bt trace/knotif-ptrace.bt
-	trace/knotif-phases_example.txt trace/knotif-ptrace_example.txt trace/knotif-trace_example.txt
+install(PROGRAMS trace/knotif-phases.bt trace/knotif-phases-tp.bt trace/knotif-ptrace.bt
+	DESTINATION ${KNOTIF_SHARE}/bpftrace)
+install(FILES trace/knotif-phases_example.txt trace/knotif-ptrace_example.txt trace/knotif-trace_example.txt
 	DESTINATION ${KNOTIF_SHARE}/bpftrace)
 
 # the cc-lib workload compiles knotif's own lib/: its makefile and those sources
