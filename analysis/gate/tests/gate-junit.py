@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """
 knotif-compare --junit, read back by the parsers CI reports are read with
-(Python's xml.etree, and junitparser, the JUnit reader Debian packages):
+(Python's xml.etree, and junitparser, the JUnit reader Debian packages), and
+valid against the JUnit shape in junit.xsd (lxml):
 - a doubled row is a testcase with a failure whose message is the verdict;
 - an unsupported row (an error on both sides) and a row only in NEW are
   skipped; every other row passes; the counts on testsuites and testsuite
@@ -24,6 +25,7 @@ import tempfile
 import xml.etree.ElementTree as ET
 
 from junitparser import Failure, JUnitXml, Skipped
+from lxml import etree
 from testlib import check, fail, finish
 
 cmp, run_a = sys.argv[1:]
@@ -63,6 +65,15 @@ r = subprocess.run([cmp, "--junit", report, paths["base"], paths["new"]], captur
 if r.returncode != 1:
     fail(f"a doubled row: exit {r.returncode}, stderr {r.stderr[-300:]}")
 
+schema = etree.XMLSchema(etree.parse(os.path.join(os.path.dirname(os.path.abspath(__file__)), "junit.xsd")))
+
+
+def valid(path, what):
+    doc = etree.parse(path)
+    check(schema.validate(doc), f"{what}: not valid JUnit: {schema.error_log.last_error}")
+
+
+valid(report, "the doubled row's report")
 root = ET.parse(report).getroot()
 check(root.tag == "testsuites", f"root element {root.tag}")
 suites = root.findall("testsuite")
@@ -100,6 +111,7 @@ check(results.get(DOUBLED) is not None and cases[DOUBLED].get("classname") == "u
 # the same file against itself: nothing fails
 r = subprocess.run([cmp, "--junit", report, run_a, run_a], capture_output=True, text=True, timeout=60)
 check(r.returncode == 0, f"a file against itself: exit {r.returncode}")
+valid(report, "a file against itself")
 same = JUnitXml.fromfile(report)
 check(all(not case.result or all(isinstance(x, Skipped) for x in case.result) for suite in same for case in suite)
       and sum(1 for suite in same for case in suite) > 0, "a file against itself has a failure")
