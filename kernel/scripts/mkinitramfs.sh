@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# mkinitramfs.sh OUT.cpio.gz INIT [BINARY...]
-# Build the guest initramfs: busybox-static, the init script, and static
-# binaries (tests and benchmarks) under /knotif/bin.
+# mkinitramfs.sh OUT.cpio.gz INIT [BINARY...] [TABLE.txt...]
+# Build the guest initramfs: busybox-static, the init script, static
+# binaries (tests and benchmarks) under /knotif/bin, and the init's tables
+# (*.txt: which selftest needs which kernel) under /knotif.
 set -eu
 
 out=$1
@@ -33,7 +34,10 @@ chmod 755 "$root/init"
 for b in "$@"; do
 	# an empty file stands for "not built" (e.g. a series without tests)
 	[ -s "$b" ] || continue
-	cp "$b" "$root/knotif/bin/"
+	case $b in
+	*.txt) cp "$b" "$root/knotif/" ;;
+	*) cp "$b" "$root/knotif/bin/" ;;
+	esac
 done
 
 (cd "$root" && find . -print0 | LC_ALL=C sort -z |

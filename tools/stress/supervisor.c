@@ -32,6 +32,7 @@ struct stress_supervisor {
 	struct sup_thread *threads;
 	int nthreads;
 	int threads_done;
+	bool ending;			/* every listener hung up: a RECV's EINTR is our wake-up, not counted */
 	int64_t cpu0;			/* process CPU time when the run started */
 	pthread_rwlock_t death_lock;	/* --listener-death: no reply is half-counted when we leave */
 };
@@ -210,7 +211,8 @@ int stress_serve_one(struct sup_thread *t, int fd)
 		return SERVE_NONE;
 	}
 	if (ret == -EINTR) {
-		t->slot->recv_eintr++;
+		if (!__atomic_load_n(&s->ending, __ATOMIC_ACQUIRE))
+			t->slot->recv_eintr++;
 		return SERVE_NONE;
 	}
 	if (ret)
@@ -226,8 +228,53 @@ static void *thread_main(void *arg)
 	struct sup_thread *t = arg;
 
 	t->ret = t->sup->strat->serve(t);
+	__atomic_store_n(&t->done, true, __ATOMIC_RELEASE);
 	__atomic_add_fetch(&t->sup->threads_done, 1, __ATOMIC_ACQ_REL);
 	return NULL;
+}
+
+/* SIGURG's handler: nothing, and no SA_RESTART, so that a RECV it lands in fails with EINTR */
+static void on_wake(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * A thread asleep in NOTIF_RECV (the blocking strategy) is woken when the
+ * last task using its filter exits only since Linux 6.11, whose RECV then
+ * returns ENOENT; on Debian 12's 6.1, Ubuntu 22.04's 5.15 or RHEL 9's 5.14
+ * it sleeps on for ever. poll() reports the listener's POLLHUP on all of
+ * them (5.10): wait for every listener to hang up (events 0, so that a
+ * notification does not wake us), then interrupt each thread still in RECV
+ * with SIGURG until it has returned, every 10 ms: a signal that lands just
+ * before the thread enters RECV is lost. On 6.11+ the threads are gone
+ * first, and nothing is sent.
+ */
+static void end_blocked_receivers(struct stress_supervisor *s)
+{
+	struct pollfd *p = calloc((size_t)s->nl, sizeof(*p));
+	int open = s->nl;
+
+	if (!p)
+		return;	/* the run's deadline ends the process */
+	for (int i = 0; i < s->nl; i++)
+		p[i] = (struct pollfd){ .fd = s->listeners[i], .events = 0 };
+	while (open > 0 && __atomic_load_n(&s->threads_done, __ATOMIC_ACQUIRE) < s->nthreads) {
+		if (poll(p, (nfds_t)s->nl, 100) < 0 && errno != EINTR)
+			break;
+		for (int i = 0; i < s->nl; i++)
+			if (p[i].fd >= 0 && (p[i].revents & (POLLHUP | POLLERR | POLLNVAL))) {
+				p[i].fd = -1;
+				open--;
+			}
+	}
+	free(p);
+	__atomic_store_n(&s->ending, true, __ATOMIC_RELEASE);
+	for (int i = 0; i < s->nthreads; i++)
+		while (!__atomic_load_n(&s->threads[i].done, __ATOMIC_ACQUIRE)) {
+			pthread_kill(s->threads[i].thread, SIGURG);
+			usleep(10000);
+		}
 }
 
 /* Listeners to threads: blocking takes one listener per thread; the others split them K ways. */
@@ -317,6 +364,9 @@ void stress_supervisor_main(const struct config *c, struct stress_mem *m, int so
 	m->sh->sup_threads = s.nthreads;
 	m->sh->listeners = s.nl;
 	pthread_rwlock_init(&s.death_lock, NULL);
+	if (s.strat->thread_per_listener &&
+	    sigaction(SIGURG, &(struct sigaction){ .sa_handler = on_wake }, NULL))
+		sup_exit(&s, "sigaction(SIGURG)", -errno);
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, 128 << 10);
 	for (int i = 0; i < s.nthreads; i++) {
@@ -332,6 +382,8 @@ void stress_supervisor_main(const struct config *c, struct stress_mem *m, int so
 		sup_exit(&s, "waiting for the start", -ETIMEDOUT);
 	if (c->listener_death && !c->requests)
 		die_midway(&s);
+	if (s.strat->thread_per_listener)
+		end_blocked_receivers(&s);
 	for (int i = 0; i < s.nthreads; i++) {
 		pthread_join(s.threads[i].thread, NULL);
 		failed |= s.threads[i].ret < 0;

@@ -29,6 +29,7 @@ struct sup_thread {
 	struct sup_slot *slot;
 	pthread_t thread;
 	int ret;
+	bool done;		/* serve() has returned */
 };
 
 /* stress_serve_one's outcomes besides -errno */

@@ -4,7 +4,9 @@
  * supervisor there is. Every wake-up hands it exactly one notification, so
  * its batch is always 1 and it pays a thread (and a context switch) per
  * listener. RECV returns ENOENT at once when no task uses the filter any
- * more: that, confirmed by POLLHUP, is when the thread is done.
+ * more (Linux 6.11+; before, the supervisor's main thread interrupts it
+ * then, see end_blocked_receivers()): that, confirmed by POLLHUP, is when
+ * the thread is done.
  */
 #include "supervisor.h"
 
