@@ -11,6 +11,10 @@
 #include "mknod_as.h"
 #include "target_mem.h"
 
+const char *const mknod_verdict_names[3] = {
+	[MKNOD_CREATED] = "created", [MKNOD_REFUSED] = "refused", [MKNOD_FAILED] = "failed",
+};
+
 int emulate_mknod_rules(struct filter_rule *out)
 {
 	int n = 0;

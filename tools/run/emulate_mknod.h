@@ -35,6 +35,8 @@ enum mknod_verdict {
 	MKNOD_REFUSED,		/* not on the list: EPERM, nothing made */
 	MKNOD_FAILED,		/* on the list, and making it failed as the target's would: its errno */
 };
+/* each verdict as the log and the summary name it: "created", "refused", "failed" */
+extern const char *const mknod_verdict_names[3];
 
 struct mknod_call {
 	struct mknod_as as;	/* the call as lib/mknod_as.h makes it; as.path is path */

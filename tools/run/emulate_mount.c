@@ -12,6 +12,10 @@
 /* the flags of a mount(2) call that changes an existing mount instead of making a filesystem */
 #define NOT_NEW (MS_REMOUNT | MS_BIND | MS_MOVE | MS_SHARED | MS_PRIVATE | MS_SLAVE | MS_UNBINDABLE)
 
+const char *const mount_verdict_names[3] = {
+	[MOUNT_MOUNTED] = "mounted", [MOUNT_REFUSED] = "refused", [MOUNT_FAILED] = "failed",
+};
+
 int emulate_mount_rules(struct filter_rule *out)
 {
 	/*

@@ -32,6 +32,8 @@ enum mount_verdict {
 	MOUNT_REFUSED,		/* not allowed: EPERM (EINVAL, ENODEV for a malformed call) */
 	MOUNT_FAILED,		/* allowed, and mounting failed as the thread's would: its errno */
 };
+/* each verdict as the log and the summary name it: "mounted", "refused", "failed" */
+extern const char *const mount_verdict_names[3];
 
 struct mount_call {
 	/* what the call named, read once; NULL where it passed NULL */

@@ -256,6 +256,22 @@ static void ignore_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+/* One --emulate kind's verdict counts: a JSON member, or (t) a note under the table. */
+static void print_emulated(FILE *out, struct table *t, const char *call, const char *const verdict[3],
+			   const int64_t n[3])
+{
+	char note[128];
+
+	if (!t) {
+		fprintf(out, ",\"%s\":{\"%s\":%lld,\"%s\":%lld,\"%s\":%lld}", call, verdict[0], (long long)n[0],
+			verdict[1], (long long)n[1], verdict[2], (long long)n[2]);
+		return;
+	}
+	snprintf(note, sizeof(note), "%s emulated: %lld %s, %lld %s, %lld %s", call, (long long)n[0], verdict[0],
+		 (long long)n[1], verdict[1], (long long)n[2], verdict[2]);
+	table_add_note(t, note);
+}
+
 static void print_summary(const struct run_supervisor *s, const struct options *o, FILE *out)
 {
 	static const char *const headers[] = { "syscall", "calls" };
@@ -270,13 +286,9 @@ static void print_summary(const struct run_supervisor *s, const struct options *
 				(long long)s->count[i]);
 		fprintf(out, "},\"gone\":%lld", (long long)s->gone);
 		if (s->mknod_policy)
-			fprintf(out, ",\"mknod\":{\"created\":%lld,\"refused\":%lld,\"failed\":%lld}",
-				(long long)s->mknod[MKNOD_CREATED], (long long)s->mknod[MKNOD_REFUSED],
-				(long long)s->mknod[MKNOD_FAILED]);
+			print_emulated(out, NULL, "mknod", mknod_verdict_names, s->mknod);
 		if (s->emulate_mount)
-			fprintf(out, ",\"mount\":{\"mounted\":%lld,\"refused\":%lld,\"failed\":%lld}",
-				(long long)s->mount[MOUNT_MOUNTED], (long long)s->mount[MOUNT_REFUSED],
-				(long long)s->mount[MOUNT_FAILED]);
+			print_emulated(out, NULL, "mount", mount_verdict_names, s->mount);
 		fputs("}\n", out);
 		return;
 	}
@@ -291,22 +303,10 @@ static void print_summary(const struct run_supervisor *s, const struct options *
 	}
 	snprintf(num, sizeof(num), "%lld", (long long)total);
 	table_add(t, (const char *const[]){ "total", num });
-	if (s->mknod_policy) {
-		char note[128];
-
-		snprintf(note, sizeof(note), "mknod emulated: %lld created, %lld refused, %lld failed",
-			 (long long)s->mknod[MKNOD_CREATED], (long long)s->mknod[MKNOD_REFUSED],
-			 (long long)s->mknod[MKNOD_FAILED]);
-		table_add_note(t, note);
-	}
-	if (s->emulate_mount) {
-		char note[128];
-
-		snprintf(note, sizeof(note), "mount emulated: %lld mounted, %lld refused, %lld failed",
-			 (long long)s->mount[MOUNT_MOUNTED], (long long)s->mount[MOUNT_REFUSED],
-			 (long long)s->mount[MOUNT_FAILED]);
-		table_add_note(t, note);
-	}
+	if (s->mknod_policy)
+		print_emulated(out, t, "mknod", mknod_verdict_names, s->mknod);
+	if (s->emulate_mount)
+		print_emulated(out, t, "mount", mount_verdict_names, s->mount);
 	if (s->gone) {
 		char note[96];
 

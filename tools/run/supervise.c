@@ -125,10 +125,6 @@ static int log_emulated(struct run_supervisor *s, const struct seccomp_notif *re
 	return ret;
 }
 
-static const char *const mknod_verdict_names[] = {
-	[MKNOD_CREATED] = "created", [MKNOD_REFUSED] = "refused", [MKNOD_FAILED] = "failed",
-};
-
 /* --emulate=mknod: create the node or refuse it, reply, then log what was done. */
 static int serve_mknod(struct run_supervisor *s, struct notif_buf *nb, struct mknod_call *call,
 		       struct record *rec)
@@ -147,10 +143,6 @@ static int serve_mknod(struct run_supervisor *s, struct notif_buf *nb, struct mk
 	return log_emulated(s, nb->req, &path, 1, mknod_verdict_names[call->verdict], call->error,
 			    ret == -ENOENT ? "the target left before the reply" : call->why, rec);
 }
-
-static const char *const mount_verdict_names[] = {
-	[MOUNT_MOUNTED] = "mounted", [MOUNT_REFUSED] = "refused", [MOUNT_FAILED] = "failed",
-};
 
 /* --emulate=mount: mount or refuse, reply, then log what was done. */
 static int serve_mount(struct run_supervisor *s, struct notif_buf *nb, struct mount_call *call,
