@@ -76,6 +76,24 @@ static int read_status(int proc, struct as_target *t)
 	return seen == 15 ? 0 : -EPROTO;
 }
 
+/* /proc/TID/cgroup, whole: 0 or -errno (-E2BIG past t->cgroups) */
+static int read_cgroups(int proc, struct as_target *t)
+{
+	int fd = openat(proc, "cgroup", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, t->cgroups, sizeof(t->cgroups));
+	close(fd);
+	if (n < 0)
+		return -errno;
+	if ((size_t)n == sizeof(t->cgroups))
+		return -E2BIG;
+	t->cgroups[n] = '\0';
+	return 0;
+}
+
 /*
  * The thread's root, mount namespace, the directory a relative path starts
  * at, and its credentials. 0, the errno the call itself would get for its
@@ -116,6 +134,8 @@ static int open_ctx(struct as_target *t, pid_t tid, int dirfd, const char *path)
 		}
 	}
 	ret = read_status(proc, t);
+	if (!ret)
+		ret = read_cgroups(proc, t);
 out:
 	close(proc);
 	return ret;
@@ -140,6 +160,90 @@ int as_target_take(struct as_target *t, int listener, uint64_t id, pid_t tid, in
 	if (ret)
 		as_target_close(t);
 	return ret;
+}
+
+/* Is every comma-separated item of want one of have's? */
+static bool all_in(const char *want, const char *have)
+{
+	char w[256], h[512], *save, *item;
+
+	snprintf(w, sizeof(w), "%s", want);
+	for (item = strtok_r(w, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		char *save2, *x;
+		bool found = false;
+
+		snprintf(h, sizeof(h), "%s", have);
+		for (x = strtok_r(h, ",", &save2); x && !found; x = strtok_r(NULL, ",", &save2))
+			found = !strcmp(x, item);
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Where this mount namespace has the whole hierarchy a /proc/PID/cgroup
+ * line names (controllers "": cgroup2; else a v1 mount whose super options
+ * hold them all, "name=systemd" included): 0 with its path, or -ENOENT.
+ */
+static int hierarchy_mount(const char *controllers, char *out, size_t len)
+{
+	char line[4096];
+	int ret = -ENOENT;
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+
+	if (!f)
+		return -errno;
+	while (ret && fgets(line, sizeof(line), f)) {
+		char root[1024], point[1024], fstype[64], super[512];
+		const char *sep = strstr(line, " - ");
+
+		if (!sep || sscanf(line, "%*s %*s %*s %1023s %1023s", root, point) != 2 ||
+		    sscanf(sep + 3, "%63s %*s %511s", fstype, super) != 2 || strcmp(root, "/"))
+			continue;
+		if (*controllers ? !strcmp(fstype, "cgroup") && all_in(controllers, super)
+				 : !strcmp(fstype, "cgroup2")) {
+			snprintf(out, len, "%s", point);
+			ret = 0;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+int as_target_join_cgroups(const struct as_target *t, const char **step)
+{
+	char lines[sizeof(t->cgroups)], *save, *line;
+
+	snprintf(lines, sizeof(lines), "%s", t->cgroups);
+	for (line = strtok_r(lines, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *controllers = strchr(line, ':'), *path, mnt[1024], procs[4096];
+		int fd, ret;
+
+		path = controllers ? strchr(controllers + 1, ':') : NULL;
+		*step = "reading the target's cgroups";
+		if (!path)
+			return EPROTO;
+		*controllers++ = '\0';
+		*path++ = '\0';
+		ret = hierarchy_mount(controllers, mnt, sizeof(mnt));
+		if (ret == -ENOENT && !*controllers)
+			continue;	/* no cgroup2 mounted here (a v1 system): nothing of it to join */
+		*step = "finding the target's cgroup hierarchy";
+		if (ret)
+			return -ret;
+		snprintf(procs, sizeof(procs), "%s%s/cgroup.procs", mnt, path);
+		*step = "joining the target's cgroup";
+		fd = open(procs, O_WRONLY | O_CLOEXEC);
+		if (fd < 0)
+			return errno;
+		ret = dprintf(fd, "%d\n", (int)getpid()) < 0 ? errno : 0;
+		if (close(fd) && !ret)
+			ret = errno;
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 /* The caller's capabilities become keep alone (effective and permitted). */
@@ -229,7 +333,8 @@ void as_target_kill(pid_t pid)
 	as_target_reaped_within_1s(pid);
 }
 
-int as_target_run(void (*work)(void *arg, int report_fd), void *arg, char *why, size_t why_len)
+int as_target_run(const struct as_target *t, void (*work)(void *arg, int report_fd), void *arg, char *why,
+		  size_t why_len)
 {
 	struct as_target_result r = { .error = EIO };
 	struct pollfd pfd;
@@ -243,8 +348,14 @@ int as_target_run(void (*work)(void *arg, int report_fd), void *arg, char *why, 
 	pid = fork();
 	if (pid == 0) {
 		close(pipefd[0]);
+		const char *step = "";
+		int err;
+
 		if (pdeath_follow(self, SIGKILL))
 			_exit(1);
+		err = as_target_join_cgroups(t, &step);
+		if (err)
+			as_target_report(pipefd[1], err, step);
 		work(arg, pipefd[1]);
 		as_target_report(pipefd[1], EIO, "the helper returned");
 	}

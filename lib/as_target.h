@@ -31,6 +31,7 @@ struct as_target {
 	gid_t groups[AS_TARGET_MAX_GROUPS];
 	int ngroups;
 	mode_t umask;
+	char cgroups[4096];	/* /proc/TID/cgroup: the cgroups a helper joins first */
 };
 #define AS_TARGET_INIT { .root = -1, .base = -1, .mntns = -1 }
 
@@ -46,6 +47,17 @@ struct as_target {
 int as_target_take(struct as_target *t, int listener, uint64_t id, pid_t tid, int dirfd,
 		   const char *path, char *why, size_t why_len);
 void as_target_close(struct as_target *t);
+
+/*
+ * In a forked helper, first, while still in the supervisor's mount
+ * namespace: join every cgroup the thread is in (each hierarchy of
+ * /proc/TID/cgroup, found among this namespace's cgroup mounts; a v2
+ * hierarchy mounted nowhere here is left), so that the thread's device
+ * cgroup judges what the helper makes and its limits count the helper. 0,
+ * or the errno and the failed step in *step: a cgroup that cannot be
+ * joined fails the call (closed, not open).
+ */
+int as_target_join_cgroups(const struct as_target *t, const char **step);
 
 /*
  * In a helper: become the thread (see above), keeping only capability
@@ -64,12 +76,14 @@ struct as_target_result {
 __attribute__((noreturn)) void as_target_report(int fd, int error, const char *why);
 
 /*
- * Runs work(arg, report_fd) in a forked helper that dies with us; work
- * ends with as_target_report(report_fd, ...) or an exec of a program that
- * does. Waits AS_TARGET_TIMEOUT_MS at most (then kills it): 0, or the
- * errno the helper reported (EIO when it died or was late), with why.
+ * Runs work(arg, report_fd) in a forked helper that dies with us and has
+ * joined t's cgroups (as_target_join_cgroups()); work ends with
+ * as_target_report(report_fd, ...) or an exec of a program that does.
+ * Waits AS_TARGET_TIMEOUT_MS at most (then kills it): 0, or the errno the
+ * helper reported (EIO when it died or was late), with why.
  */
-int as_target_run(void (*work)(void *arg, int report_fd), void *arg, char *why, size_t why_len);
+int as_target_run(const struct as_target *t, void (*work)(void *arg, int report_fd), void *arg, char *why,
+		  size_t why_len);
 
 /* poll() one descriptor for ms at most, through signals (a caller's SIGCHLD handler, say) */
 int as_target_poll(struct pollfd *pfd, int ms);

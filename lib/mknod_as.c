@@ -122,7 +122,7 @@ static int make_as(int listener, uint64_t id, const struct mknod_as *c, const ch
 
 	if (ret)
 		return ret;
-	ret = as_target_run(program ? exec_helper : make_in_helper, &w, why, why_len);
+	ret = as_target_run(&t, program ? exec_helper : make_in_helper, &w, why, why_len);
 	as_target_close(&t);
 	return ret;
 }
@@ -200,7 +200,9 @@ static void resident(int sock, pid_t supervisor, const struct as_target *t)
 
 	if (pdeath_follow(supervisor, SIGKILL))
 		_exit(1);
-	r.error = as_target_become(t, CAP_MKNOD, &step);
+	r.error = as_target_join_cgroups(t, &step);
+	if (!r.error)
+		r.error = as_target_become(t, CAP_MKNOD, &step);
 	snprintf(r.why, sizeof(r.why), "%s", r.error ? step : "");
 	if (send(sock, &r, sizeof(r), MSG_NOSIGNAL) != (ssize_t)sizeof(r) || r.error)
 		_exit(1);

@@ -198,7 +198,7 @@ int mount_as(int listener, uint64_t id, pid_t tid, const char *path, const char 
 			close(w.owner_userns);
 			w.owner_userns = -1;
 		}
-		ret = as_target_run(mount_in_helper, &w, why, why_len);
+		ret = as_target_run(&t, mount_in_helper, &w, why, why_len);
 	}
 	if (w.owner_userns >= 0)
 		close(w.owner_userns);

@@ -196,6 +196,27 @@ expect_eq "unprivileged --emulate's status" "$?" 1
 case $out in *"--emulate=mknod needs root"*) ;; *) fail "unprivileged --emulate: $out" ;; esac
 [ ! -e "$TMP/ran" ] || fail "the command ran under an unprivileged --emulate"
 
+# --- the target's device cgroup judges the node: the helper joins the target's cgroups ---
+# (cgroup v1's devices controller: a cgroup that denies mknod of c 1:3; on a v2-only
+# machine the rules are BPF programs, and this part says it did not run)
+devices=$(awk '$9 == "cgroup" && $NF ~ /(^|,)devices(,|$)/ && $4 == "/" { print $5; exit }' /proc/self/mountinfo)
+if [ -n "$devices" ] && cg=$devices/knotif-test.$$ && mkdir "$cg" 2>/dev/null; then
+	on_exit "rmdir '$cg' 2>/dev/null"
+	echo 'c 1:3 m' >"$cg/devices.deny"
+	out=$(cd "$box" && "$RUN" --emulate=mknod --syscalls=execve --log="$log" -- sh -c 'echo $$ >"$1/cgroup.procs" &&
+		exec setpriv --reuid=65534 --regid=65534 --clear-groups unshare -Ur sh -c "\"\$0\" mknod dev/cg-null c 1 3; \"\$0\" mknod dev/cg-zero c 1 5" "$2"' \
+		sh "$cg" "$MKNOD")
+	expect_eq "mknod under a device cgroup that denies c 1:3, then c 1:5" "$out" "EPERM
+0"
+	[ ! -e "$box/dev/cg-null" ] || fail "a node the target's device cgroup denies was made"
+	node "$box/dev/cg-zero" c 1 5
+	grep -q 'mknod("dev/cg-null", 020666, 1:3) = -1 EPERM <failed: mknodat: ' "$log" ||
+		fail "the denied node's log line: $(grep cg-null "$log")"
+	rm -f "$box/dev/cg-zero"
+else
+	echo "skip (part): no cgroup v1 devices controller to deny a device with here"
+fi
+
 # --- the summary counts each verdict ---
 out=$(cd "$box" && "$RUN" --emulate=mknod --quiet --summary --format=json -- \
 	setpriv --reuid=65534 --regid=65534 --clear-groups unshare -Ur \
