@@ -181,43 +181,59 @@ static bool all_in(const char *want, const char *have)
 	return true;
 }
 
-/*
- * Where this mount namespace has the whole hierarchy a /proc/PID/cgroup
- * line names (controllers "": cgroup2; else a v1 mount whose super options
- * hold them all, "name=systemd" included): 0 with its path, or -ENOENT.
- */
-static int hierarchy_mount(const char *controllers, char *out, size_t len)
+/* This mount namespace's cgroup mounts of whole hierarchies (root "/"), read once a join. */
+#define MAX_CGROUP_MOUNTS 32
+struct cgroup_mount {
+	bool v2;
+	char super[256];	/* v1: the super options, its controllers and name= among them */
+	char point[512];
+};
+
+static int cgroup_mounts(struct cgroup_mount *m, int max)
 {
 	char line[4096];
-	int ret = -ENOENT;
+	int n = 0;
 	FILE *f = fopen("/proc/self/mountinfo", "re");
 
 	if (!f)
 		return -errno;
-	while (ret && fgets(line, sizeof(line), f)) {
-		char root[1024], point[1024], fstype[64], super[512];
+	while (n < max && fgets(line, sizeof(line), f)) {
+		char root[512], fstype[16];
 		const char *sep = strstr(line, " - ");
 
-		if (!sep || sscanf(line, "%*s %*s %*s %1023s %1023s", root, point) != 2 ||
-		    sscanf(sep + 3, "%63s %*s %511s", fstype, super) != 2 || strcmp(root, "/"))
+		if (!sep || sscanf(line, "%*s %*s %*s %511s %511s", root, m[n].point) != 2 ||
+		    sscanf(sep + 3, "%15s %*s %255s", fstype, m[n].super) != 2 || strcmp(root, "/"))
 			continue;
-		if (*controllers ? !strcmp(fstype, "cgroup") && all_in(controllers, super)
-				 : !strcmp(fstype, "cgroup2")) {
-			snprintf(out, len, "%s", point);
-			ret = 0;
-		}
+		m[n].v2 = !strcmp(fstype, "cgroup2");
+		if (m[n].v2 || !strcmp(fstype, "cgroup"))
+			n++;
 	}
 	fclose(f);
-	return ret;
+	return n;
+}
+
+/* The mount of the hierarchy a /proc/PID/cgroup line names (controllers "": v2), or NULL */
+static const struct cgroup_mount *hierarchy(const struct cgroup_mount *m, int n, const char *controllers)
+{
+	for (int i = 0; i < n; i++)
+		if (*controllers ? !m[i].v2 && all_in(controllers, m[i].super) : m[i].v2)
+			return &m[i];
+	return NULL;
 }
 
 int as_target_join_cgroups(const struct as_target *t, const char **step)
 {
+	struct cgroup_mount mounts[MAX_CGROUP_MOUNTS];
 	char lines[sizeof(t->cgroups)], *save, *line;
+	int n = cgroup_mounts(mounts, MAX_CGROUP_MOUNTS);
 
+	*step = "reading the supervisor's cgroup mounts";
+	if (n < 0)
+		return -n;
 	snprintf(lines, sizeof(lines), "%s", t->cgroups);
 	for (line = strtok_r(lines, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *controllers = strchr(line, ':'), *path, mnt[1024], procs[4096];
+		char *controllers = strchr(line, ':'), *path, procs[1024];
+		const struct cgroup_mount *m;
 		int fd, ret;
 
 		path = controllers ? strchr(controllers + 1, ':') : NULL;
@@ -226,14 +242,15 @@ int as_target_join_cgroups(const struct as_target *t, const char **step)
 			return EPROTO;
 		*controllers++ = '\0';
 		*path++ = '\0';
-		ret = hierarchy_mount(controllers, mnt, sizeof(mnt));
-		if (ret == -ENOENT && !*controllers)
+		m = hierarchy(mounts, n, controllers);
+		if (!m && !*controllers)
 			continue;	/* no cgroup2 mounted here (a v1 system): nothing of it to join */
 		*step = "finding the target's cgroup hierarchy";
-		if (ret)
-			return -ret;
-		snprintf(procs, sizeof(procs), "%s%s/cgroup.procs", mnt, path);
+		if (!m)
+			return ENOENT;
 		*step = "joining the target's cgroup";
+		if (snprintf(procs, sizeof(procs), "%s%s/cgroup.procs", m->point, path) >= (int)sizeof(procs))
+			return ENAMETOOLONG;
 		fd = open(procs, O_WRONLY | O_CLOEXEC);
 		if (fd < 0)
 			return errno;
