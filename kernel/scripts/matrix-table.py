@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""matrix-table.py: the method x kernel matrix from vm-matrix's guest runs.
+
+Each DIR is one kernel's run (kernel/scripts/vm-run.sh matrix): meta.txt and
+the Google Benchmark JSON files the guest wrote (knotif-bench.json,
+knotif-stress-hotpath.json, wake-cost.json), read through scripts/gbrows.py.
+Under -icount shift=0 a guest nanosecond is one instruction, so a p50 is
+instructions. Writes OUT/matrix.json: one Google Benchmark row per benchmark
+and kernel (name, run_name, "kernel" and "kernel_version", p50 the median
+of the repetitions' p50, floor_ratio likewise, the repetitions' own p50s,
+and "cv_percent": their coefficient of variation; an unsupported row keeps
+its error), and OUT/matrix.md: method x kernel, p50 instructions and
+x floor, a dagger where cv > 0.5 % (the repetitions then disagree: read
+the JSON's p50s). Reports only: nothing here fails a build.
+
+Usage: matrix-table.py OUT NAME=DIR [NAME=DIR...]"""
+import datetime
+import json
+import os
+import statistics
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+import gbrows  # noqa: E402  the one reader of Google Benchmark rows
+from vmmeta import load_meta  # noqa: E402  (this directory)
+
+CV_NOISY = 0.5	# %: the deterministic bench's own bound
+
+
+def figure(row, key):
+    """a row's key (kernel/bench spells p50 as p50_ns); real_time for a row with no p50"""
+    v = row.get(key, row.get(key + "_ns"))
+    if v is None and key == "p50":
+        v = row.get("real_time")
+    return v
+
+
+def kernel_rows(name, d):
+    """One kernel's matrix rows, in the files' order."""
+    meta = load_meta(d)
+    out = []
+    for fn in ("knotif-bench.json", "knotif-stress-hotpath.json", "wake-cost.json"):
+        path = os.path.join(d, fn)
+        if not os.path.exists(path):
+            continue
+        for run_name, run in gbrows.runs(gbrows.load(path)).items():
+            row = {"name": run_name + "@" + name, "run_name": run_name, "kernel": name,
+                   "kernel_version": meta.get("kernel_version", "?"), "source": fn}
+            if run["error"]:
+                row.update(error_occurred=True, error_message=run["error"])
+                out.append(row)
+                continue
+            p50s = [figure(b, "p50") for b in run["iterations"] if figure(b, "p50") is not None]
+            ratios = [b["floor_ratio"] for b in run["iterations"] if b.get("floor_ratio") is not None]
+            if not p50s:
+                continue
+            mean = statistics.fmean(p50s)
+            row.update(run_type="aggregate", aggregate_name="median", time_unit="ns",
+                       repetitions=len(p50s), p50=statistics.median(p50s), p50_repetitions=p50s,
+                       cv_percent=(statistics.pstdev(p50s) / mean * 100) if mean else 0.0)
+            if ratios:
+                row["floor_ratio"] = statistics.median(ratios)
+            out.append(row)
+    return meta, out
+
+
+def markdown(kernels, rows):
+    names = [k for k, _ in kernels]
+    by = {(r["run_name"], r["kernel"]): r for r in rows}
+    methods = list(dict.fromkeys(r["run_name"] for r in rows))
+    lines = ["| benchmark (p50 instructions, ×floor) | " + " | ".join(names) + " |",
+             "|---|" + "---:|" * len(names)]
+    for m in methods:
+        cells = []
+        for k in names:
+            r = by.get((m, k))
+            if r is None:
+                cells.append("—")
+            elif r.get("error_occurred"):
+                msg = r["error_message"]
+                cells.append("unsupported" if msg.startswith("unsupported") else "error")
+            else:
+                c = f"{r['p50']:,.0f}"
+                if "floor_ratio" in r:
+                    c += f" ({r['floor_ratio']:.2f}×)"
+                if r["cv_percent"] > CV_NOISY:
+                    c += f" †{r['cv_percent']:.1f}%"
+                cells.append(c)
+        lines.append(f"| `{m}` | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main():
+    if len(sys.argv) < 3 or any("=" not in a for a in sys.argv[2:]):
+        sys.exit(__doc__.split("\n\n")[-1])
+    out = sys.argv[1]
+    kernels = [tuple(a.split("=", 1)) for a in sys.argv[2:]]
+    rows, context = [], {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+                         "kernels": {}}
+    for name, d in kernels:
+        meta, krows = kernel_rows(name, d)
+        context["kernels"][name] = {"label": meta.get("label"), "kernel_version": meta.get("kernel_version"),
+                                    "bzimage_sha256": meta.get("bzimage_sha256"),
+                                    "qemu_args": meta.get("qemu_args"), "vm_seconds": meta.get("vm_seconds")}
+        rows += krows
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "matrix.json"), "w") as f:
+        json.dump({"context": context, "benchmarks": rows}, f, indent=1)
+        f.write("\n")
+    noisy = sum(1 for r in rows if r.get("cv_percent", 0) > CV_NOISY)
+    with open(os.path.join(out, "matrix.md"), "w") as f:
+        f.write(f"Every method under `-icount shift=0,sleep=off`, one vCPU, on each kernel "
+                f"(`make -f Makefile.kernel vm-matrix`, {context['date'][:10]}): p50 instructions, the median "
+                f"of the repetitions' p50, and ×floor. † marks a row whose repetitions disagree by more "
+                f"than {CV_NOISY}% (cv shown; {noisy} here): each repetition's p50 is in matrix.json. "
+                f"Instructions are not cycles: a serialising or microcoded instruction counts once.\n\n")
+        f.write(markdown(kernels, rows) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,83 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""vm-matrix's writer and its pinned images, without booting anything:
+- matrix-table.py on recorded guest output (tests/data/matrix): one row per
+  benchmark and kernel, p50 the median of the repetitions' p50 and
+  cv_percent their coefficient of variation (recomputed here from the input
+  files with plain json), an unsupported row kept with its error, and a
+  markdown cell per benchmark and kernel;
+- kernel/debian-images.txt: four fields a line, unique names, a 64-hex
+  sha256, and every pinned package and version known to apt's index when
+  apt has one (a version the archive dropped is then named here);
+- debian-image.sh refuses a version the archive does not have, in one line
+  that names kernel/debian-images.txt.
+Usage: matrix_table.py SOURCE_DIR"""
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+from testlib import check, finish
+
+src = sys.argv[1]
+scripts = os.path.join(src, "kernel", "scripts")
+data = os.path.join(scripts, "tests", "data", "matrix")
+with tempfile.TemporaryDirectory(prefix="knotif-matrix.") as out:
+    r = subprocess.run([sys.executable, os.path.join(scripts, "matrix-table.py"), out,
+                        "stock=" + os.path.join(data, "stock"), "patched=" + os.path.join(data, "patched")],
+                       capture_output=True, text=True, timeout=60)
+    check(r.returncode == 0, f"matrix-table.py exited {r.returncode}: {r.stderr[-300:]}")
+    doc = json.load(open(os.path.join(out, "matrix.json")))
+    md = open(os.path.join(out, "matrix.md")).read()
+rows = {(b["run_name"], b["kernel"]): b for b in doc["benchmarks"]}
+for kernel in ("stock", "patched"):
+    for fn in ("knotif-bench.json", "knotif-stress-hotpath.json", "wake-cost.json"):
+        reps, errors = {}, {}
+        for b in json.load(open(os.path.join(data, kernel, fn)))["benchmarks"]:
+            name = b.get("run_name", b["name"])
+            if b.get("error_occurred"):
+                errors[name] = b["error_message"]
+            elif b.get("run_type", "iteration") == "iteration":
+                reps.setdefault(name, []).append(b.get("p50", b.get("p50_ns", b.get("real_time"))))
+        for name, p50s in reps.items():
+            row = rows.get((name, kernel))
+            if not check(row is not None, f"{kernel} {name}: no matrix row"):
+                continue
+            check(row["p50"] == statistics.median(p50s), f"{kernel} {name}: p50 {row['p50']} != median {p50s}")
+            cv = statistics.pstdev(p50s) / statistics.fmean(p50s) * 100
+            check(abs(row["cv_percent"] - cv) < 1e-9, f"{kernel} {name}: cv {row['cv_percent']} != {cv}")
+            check(row["kernel_version"].startswith("6.12.118"), f"{kernel}: kernel_version {row['kernel_version']}")
+            check(f"| `{name}` |" in md, f"{name}: no markdown row")
+        for name, msg in errors.items():
+            row = rows.get((name, kernel), {})
+            check(row.get("error_message") == msg, f"{kernel} {name}: the error is not kept: {row}")
+check(rows[("unotif/rw/emulate/placement:same", "stock")].get("error_occurred") is True and
+      "unsupported" in md, "the stock kernel's unsupported v3 row")
+check("| benchmark (p50 instructions, ×floor) | stock | patched |" in md, "markdown header")
+
+# the pinned images
+pinned = [line.split() for line in open(os.path.join(src, "kernel", "debian-images.txt"))
+          if line.strip() and not line.startswith("#")]
+check(len(pinned) >= 4, f"{len(pinned)} pinned images")
+check(len({p[0] for p in pinned}) == len(pinned), "pinned names are not unique")
+for p in pinned:
+    if not check(len(p) == 4, f"pinned line is not NAME PACKAGE VERSION SHA256: {p}"):
+        continue
+    name, pkg, ver, sha = p
+    check(re.fullmatch(r"linux-image-[0-9][\w.+-]*-unsigned", pkg) is not None, f"{name}: package {pkg}")
+    check(re.fullmatch(r"[0-9a-f]{64}", sha) is not None, f"{name}: sha256 {sha}")
+    if shutil.which("apt-cache"):
+        show = subprocess.run(["apt-cache", "show", f"{pkg}={ver}"], capture_output=True, text=True).stdout
+        check(f"SHA256: {sha}" in show, f"{name}: {pkg}={ver} with that sha256 is not in apt's index "
+              "(apt-get update, or update kernel/debian-images.txt)")
+if shutil.which("apt-cache"):
+    with tempfile.TemporaryDirectory(prefix="knotif-image.") as cache:
+        r = subprocess.run([os.path.join(scripts, "debian-image.sh"), pinned[0][1], cache, "0.0-knotif-none", "0" * 64],
+                           capture_output=True, text=True, timeout=60)
+    check(r.returncode == 1 and r.stdout == "" and r.stderr.count("\n") == 1 and
+          "kernel/debian-images.txt" in r.stderr, f"a version the archive lacks: exit {r.returncode}, {r.stderr!r}")
+finish()
