@@ -14,8 +14,9 @@ dir=$cache/$pkg${version:+_$version}
 img=$(ls "$dir"/root/boot/vmlinuz-* 2>/dev/null | head -1 || true)
 if [ -z "$img" ]; then
 	want=$pkg${version:+=$version}
-	# (apt-cache show exits 0 for a version it does not have: look for the record)
-	apt-cache show "$want" 2>/dev/null | grep -q '^Package:' || {
+	# apt-cache show exits 0 for a version it does not have: look for the record
+	# (not grep -q: its early exit is a SIGPIPE to apt-cache, and pipefail fails that)
+	apt-cache show "$want" 2>/dev/null | grep '^Package:' >/dev/null || {
 		echo "debian-image: $want is not in the archive (apt-get update; a pinned version the archive" \
 			"dropped is updated in kernel/debian-images.txt)" >&2
 		exit 1
