@@ -9,6 +9,10 @@
 # Debian modules they import); the build tools are not runtime dependencies.
 # lintian's verdict on it is test repo.deb_package's.
 set(CPACK_GENERATOR DEB)
+# cpack packages what is built and never builds: its "preinstall" would
+# otherwise build everything first, relinking binaries that tests run beside
+# install.deb_package (a new commit changes the generated git-sha header)
+set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY ON)
 set(CPACK_PACKAGE_NAME knotif)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_CONTACT "knotif developers <knotif@lists.example.org>")
