@@ -18,6 +18,7 @@ Usage: matrix-table.py OUT NAME=DIR [NAME=DIR...]"""
 import datetime
 import json
 import os
+import re
 import statistics
 import sys
 
@@ -36,9 +37,24 @@ def figure(row, key):
     return v
 
 
+def kernel_log(d):
+    """The guest's verdict on its own kernel log: "clean", or what it said first (the
+    headline of a report, "irq 3: nobody cared", rather than the "Call Trace:" under it)."""
+    flagged, headline = None, None
+    with open(os.path.join(d, "console.log"), errors="replace") as f:
+        for line in f:
+            if line.startswith("# kernel log not clean: "):
+                flagged = line[len("# kernel log not clean: "):].strip()
+            elif flagged and headline is None and line.startswith("# dmesg: ") and \
+                    re.search(r"BUG:|WARNING:|INFO: |Oops|nobody cared|UBSAN:|KASAN:", line):
+                headline = re.sub(r"^# dmesg: \[[ 0-9.]+\] ", "", line).strip()
+    return "clean" if flagged is None else headline or flagged
+
+
 def kernel_rows(name, d):
     """One kernel's matrix rows, in the files' order."""
     meta = load_meta(d)
+    meta["kernel_log"] = kernel_log(d) if os.path.exists(os.path.join(d, "console.log")) else "not recorded"
     out = []
     for fn in ("knotif-bench.json", "knotif-stress-hotpath.json", "wake-cost.json"):
         path = os.path.join(d, fn)
@@ -102,7 +118,8 @@ def main():
         meta, krows = kernel_rows(name, d)
         context["kernels"][name] = {"label": meta.get("label"), "kernel_version": meta.get("kernel_version"),
                                     "bzimage_sha256": meta.get("bzimage_sha256"),
-                                    "qemu_args": meta.get("qemu_args"), "vm_seconds": meta.get("vm_seconds")}
+                                    "qemu_args": meta.get("qemu_args"), "vm_seconds": meta.get("vm_seconds"),
+                                    "kernel_log": meta["kernel_log"]}
         rows += krows
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "matrix.json"), "w") as f:
@@ -116,6 +133,12 @@ def main():
                 f"than {CV_NOISY}% (cv shown; {noisy} here): each repetition's p50 is in matrix.json. "
                 f"Instructions are not cycles: a serialising or microcoded instruction counts once.\n\n")
         f.write(markdown(kernels, rows) + "\n")
+        f.write("\nKernels: " + "; ".join(f"{k}: {v['label']}, `{(v['kernel_version'] or '?').split(' ')[0]}`"
+                                         for k, v in context["kernels"].items()) + ".\n")
+        unclean = [(k, v["kernel_log"]) for k, v in context["kernels"].items() if v["kernel_log"] != "clean"]
+        if unclean:
+            f.write("\nKernel log: " + "; ".join(f"{k}: `{v}`" for k, v in unclean) +
+                    " (reported by the guest, not judged: vm-test judges kernel logs).\n")
 
 
 if __name__ == "__main__":
