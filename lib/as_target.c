@@ -189,25 +189,37 @@ struct cgroup_mount {
 	char point[512];
 };
 
+/*
+ * n, or -errno; -E2BIG past max: a hierarchy left unread would be one not
+ * joined, and its rules not applied (closed, not open). Lines of any length
+ * (getline): a long one split would read its tail as another mount.
+ */
 static int cgroup_mounts(struct cgroup_mount *m, int max)
 {
-	char line[4096];
+	char *line = NULL;
+	size_t cap = 0;
 	int n = 0;
 	FILE *f = fopen("/proc/self/mountinfo", "re");
 
 	if (!f)
 		return -errno;
-	while (n < max && fgets(line, sizeof(line), f)) {
+	while (n >= 0 && getline(&line, &cap, f) > 0) {
+		struct cgroup_mount c;
 		char root[512], fstype[16];
 		const char *sep = strstr(line, " - ");
 
-		if (!sep || sscanf(line, "%*s %*s %*s %511s %511s", root, m[n].point) != 2 ||
-		    sscanf(sep + 3, "%15s %*s %255s", fstype, m[n].super) != 2 || strcmp(root, "/"))
+		if (!sep || sscanf(line, "%*s %*s %*s %511s %511s", root, c.point) != 2 ||
+		    sscanf(sep + 3, "%15s %*s %255s", fstype, c.super) != 2 || strcmp(root, "/"))
 			continue;
-		m[n].v2 = !strcmp(fstype, "cgroup2");
-		if (m[n].v2 || !strcmp(fstype, "cgroup"))
-			n++;
+		c.v2 = !strcmp(fstype, "cgroup2");
+		if (!c.v2 && strcmp(fstype, "cgroup"))
+			continue;
+		if (n == max)
+			n = -E2BIG;
+		else
+			m[n++] = c;
 	}
+	free(line);
 	fclose(f);
 	return n;
 }

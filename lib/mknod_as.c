@@ -284,8 +284,10 @@ int mknod_resident_make(struct mknod_resident *r, const char *path, mode_t mode,
 	struct resident_request q = { .mode = mode, .major = major, .minor = minor };
 	size_t len;
 
-	if (strlen(path) >= sizeof(q.path))
+	if (strlen(path) >= sizeof(q.path)) {
+		snprintf(why, why_len, "a path of PATH_MAX bytes or more");
 		return ENAMETOOLONG;
+	}
 	if (r->sock < 0) {
 		snprintf(why, why_len, "the resident helper was ended");
 		return EIO;
@@ -294,6 +296,7 @@ int mknod_resident_make(struct mknod_resident *r, const char *path, mode_t mode,
 	len = offsetof(struct resident_request, path) + strlen(path) + 1;
 	if (send(r->sock, &q, len, MSG_NOSIGNAL) != (ssize_t)len) {
 		snprintf(why, why_len, "handing the request over: %s", strerror(errno));
+		mknod_resident_stop(r);	/* as a late or dead helper is: no answer may be left to pair */
 		return EIO;
 	}
 	return resident_answer(r, why, why_len);

@@ -3,28 +3,25 @@
 
 #include <errno.h>
 #include <libxml/xmlwriter.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "escape.h"
 
-/* printf into a malloc'd string, escaped as one line of text */
-static char *text(const char *fmt, ...)
-{
-	char raw[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(raw, sizeof(raw), fmt, ap);
-	va_end(ap);
-	return escape_text(raw);
-}
-
+/* Every string from the files is written through these two, escaped once. */
 static int attribute(xmlTextWriterPtr w, const char *name, const char *value)
 {
 	char *safe = escape_text(value ? value : "");
 	int ret = xmlTextWriterWriteAttribute(w, BAD_CAST name, BAD_CAST safe);
+
+	free(safe);
+	return ret < 0;
+}
+
+static int string(xmlTextWriterPtr w, const char *value)
+{
+	char *safe = escape_text(value);
+	int ret = xmlTextWriterWriteString(w, BAD_CAST safe);
 
 	free(safe);
 	return ret < 0;
@@ -35,8 +32,16 @@ static int attribute_count(xmlTextWriterPtr w, const char *name, size_t n)
 	return xmlTextWriterWriteFormatAttribute(w, BAD_CAST name, "%zu", n) < 0;
 }
 
-/* what the row says: the verdict, the gated figure's change and U p, and the note */
-static char *summary(const struct comparison *c)
+/* testsuites' and testsuite's attributes: every benchmark a test, not judged ones skipped */
+static int counts(xmlTextWriterPtr w, const struct gate_result *r)
+{
+	return attribute(w, "name", "knotif-compare") || attribute_count(w, "tests", r->count) ||
+	       attribute_count(w, "failures", r->regressions) || attribute_count(w, "errors", 0) ||
+	       attribute_count(w, "skipped", r->count - r->gated);
+}
+
+/* what the row says: the verdict, the gated figure's change and U p, and the note (not escaped) */
+static void summary(const struct comparison *c, char *out, size_t len)
 {
 	char change[64] = "", p[48] = "";
 
@@ -45,7 +50,7 @@ static char *summary(const struct comparison *c)
 			 c->base, c->new, c->change * 100);
 	if (c->have_u)
 		snprintf(p, sizeof(p), ", U p %.3g", c->u.pvalue);
-	return text("%s%s%s%s%s", verdict_name(c->verdict), change, p, c->note[0] ? "; " : "", c->note);
+	snprintf(out, len, "%s%s%s%s%s", verdict_name(c->verdict), change, p, c->note[0] ? "; " : "", c->note);
 }
 
 static int property(xmlTextWriterPtr w, const char *name, const char *value)
@@ -57,10 +62,10 @@ static int property(xmlTextWriterPtr w, const char *name, const char *value)
 static int testcase(xmlTextWriterPtr w, const struct comparison *c)
 {
 	const char *slash = strchr(c->name, '/');
-	char family[128];
-	char *said = summary(c);
+	char family[128], said[512];
 	int err;
 
+	summary(c, said, sizeof(said));
 	snprintf(family, sizeof(family), "%.*s", slash ? (int)(slash - c->name) : (int)strlen(c->name),
 		 c->name);
 	err = xmlTextWriterStartElement(w, BAD_CAST "testcase") < 0 || attribute(w, "classname", family) ||
@@ -68,13 +73,12 @@ static int testcase(xmlTextWriterPtr w, const struct comparison *c)
 	if (c->verdict == VERDICT_REGRESSION)
 		err |= xmlTextWriterStartElement(w, BAD_CAST "failure") < 0 ||
 		       attribute(w, "type", "regression") || attribute(w, "message", said) ||
-		       xmlTextWriterWriteString(w, BAD_CAST said) < 0 || xmlTextWriterEndElement(w) < 0;
+		       string(w, said) || xmlTextWriterEndElement(w) < 0;
 	else if (!verdict_gated(c->verdict))
 		err |= xmlTextWriterStartElement(w, BAD_CAST "skipped") < 0 || attribute(w, "message", said) ||
 		       xmlTextWriterEndElement(w) < 0;
-	err |= xmlTextWriterWriteElement(w, BAD_CAST "system-out", BAD_CAST said) < 0 ||
-	       xmlTextWriterEndElement(w) < 0;
-	free(said);
+	err |= xmlTextWriterStartElement(w, BAD_CAST "system-out") < 0 || string(w, said) ||
+	       xmlTextWriterEndElement(w) < 0 || xmlTextWriterEndElement(w) < 0;
 	return err;
 }
 
@@ -83,7 +87,6 @@ int gate_print_junit(FILE *out, const struct gb_file *base, const struct gb_file
 {
 	xmlOutputBufferPtr buf = xmlOutputBufferCreateFile(out, NULL);
 	xmlTextWriterPtr w = buf ? xmlNewTextWriter(buf) : NULL;
-	size_t skipped = 0;
 	char value[64];
 	int err;
 
@@ -92,16 +95,10 @@ int gate_print_junit(FILE *out, const struct gb_file *base, const struct gb_file
 			xmlOutputBufferClose(buf);
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < r->count; i++)
-		skipped += !verdict_gated(r->c[i].verdict);
 	xmlTextWriterSetIndent(w, 1);
 	err = xmlTextWriterStartDocument(w, NULL, "UTF-8", NULL) < 0 ||
-	      xmlTextWriterStartElement(w, BAD_CAST "testsuites") < 0 || attribute(w, "name", "knotif-compare") ||
-	      attribute_count(w, "tests", r->count) || attribute_count(w, "failures", r->regressions) ||
-	      attribute_count(w, "errors", 0) || attribute_count(w, "skipped", skipped) ||
-	      xmlTextWriterStartElement(w, BAD_CAST "testsuite") < 0 || attribute(w, "name", "knotif-compare") ||
-	      attribute_count(w, "tests", r->count) || attribute_count(w, "failures", r->regressions) ||
-	      attribute_count(w, "errors", 0) || attribute_count(w, "skipped", skipped) ||
+	      xmlTextWriterStartElement(w, BAD_CAST "testsuites") < 0 || counts(w, r) ||
+	      xmlTextWriterStartElement(w, BAD_CAST "testsuite") < 0 || counts(w, r) ||
 	      xmlTextWriterStartElement(w, BAD_CAST "properties") < 0 || property(w, "base", base->path) ||
 	      property(w, "new", new->path) || property(w, "metric", gb_figure_key(o->metric));
 	snprintf(value, sizeof(value), "%+.1f%%", o->threshold * 100);

@@ -41,13 +41,14 @@ static bool same_ns(int a, int b)
  */
 static int is_shared(int mountinfo, uint64_t mnt_id)
 {
-	char line[8192];
+	char *line = NULL;	/* getline: a long line split would read its tail as another mount's */
+	size_t cap = 0;
 	int ret = -ENOENT;
 	FILE *f = fdopen(mountinfo, "r");
 
 	if (!f)
 		return -errno;
-	while (fgets(line, sizeof(line), f)) {
+	while (getline(&line, &cap, f) > 0) {
 		char *end, *sep = strstr(line, " - ");
 
 		if (strtoull(line, &end, 10) != mnt_id || end == line || !sep)
@@ -56,6 +57,7 @@ static int is_shared(int mountinfo, uint64_t mnt_id)
 		ret = strstr(line, " shared:") != NULL;
 		break;
 	}
+	free(line);
 	fclose(f);
 	return ret;
 }
