@@ -260,8 +260,10 @@ static void end_blocked_receivers(struct stress_supervisor *s)
 	for (int i = 0; i < s->nl; i++)
 		p[i] = (struct pollfd){ .fd = s->listeners[i], .events = 0 };
 	while (open > 0 && __atomic_load_n(&s->threads_done, __ATOMIC_ACQUIRE) < s->nthreads) {
-		if (poll(p, (nfds_t)s->nl, 100) < 0 && errno != EINTR)
-			break;
+		if (poll(p, (nfds_t)s->nl, 100) < 0 && errno != EINTR) {
+			free(p);
+			return;	/* no wake-up without every hang-up: the run's deadline ends it */
+		}
 		for (int i = 0; i < s->nl; i++)
 			if (p[i].fd >= 0 && (p[i].revents & (POLLHUP | POLLERR | POLLNVAL))) {
 				p[i].fd = -1;
@@ -270,11 +272,13 @@ static void end_blocked_receivers(struct stress_supervisor *s)
 	}
 	free(p);
 	__atomic_store_n(&s->ending, true, __ATOMIC_RELEASE);
-	for (int i = 0; i < s->nthreads; i++)
-		while (!__atomic_load_n(&s->threads[i].done, __ATOMIC_ACQUIRE)) {
-			pthread_kill(s->threads[i].thread, SIGURG);
-			usleep(10000);
-		}
+	/* every thread still in RECV at once, then 10 ms for them all: 1000 threads are not 10 s */
+	while (__atomic_load_n(&s->threads_done, __ATOMIC_ACQUIRE) < s->nthreads) {
+		for (int i = 0; i < s->nthreads; i++)
+			if (!__atomic_load_n(&s->threads[i].done, __ATOMIC_ACQUIRE))
+				pthread_kill(s->threads[i].thread, SIGURG);
+		usleep(10000);
+	}
 }
 
 /* Listeners to threads: blocking takes one listener per thread; the others split them K ways. */
@@ -364,7 +368,7 @@ void stress_supervisor_main(const struct config *c, struct stress_mem *m, int so
 	m->sh->sup_threads = s.nthreads;
 	m->sh->listeners = s.nl;
 	pthread_rwlock_init(&s.death_lock, NULL);
-	if (s.strat->thread_per_listener &&
+	if (s.strat->recv_sleeps_past_hangup &&
 	    sigaction(SIGURG, &(struct sigaction){ .sa_handler = on_wake }, NULL))
 		sup_exit(&s, "sigaction(SIGURG)", -errno);
 	pthread_attr_init(&attr);
@@ -382,7 +386,7 @@ void stress_supervisor_main(const struct config *c, struct stress_mem *m, int so
 		sup_exit(&s, "waiting for the start", -ETIMEDOUT);
 	if (c->listener_death && !c->requests)
 		die_midway(&s);
-	if (s.strat->thread_per_listener)
+	if (s.strat->recv_sleeps_past_hangup)
 		end_blocked_receivers(&s);
 	for (int i = 0; i < s.nthreads; i++) {
 		pthread_join(s.threads[i].thread, NULL);

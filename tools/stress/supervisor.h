@@ -78,6 +78,12 @@ struct strategy {
 	int (*probe)(char *why, size_t len);
 	/* per-target topology: one thread per listener, whatever --threads says */
 	bool thread_per_listener;
+	/*
+	 * Sleeps in the RECV ioctl, which before Linux 6.11 does not return
+	 * when the last task using the filter exits: the main thread wakes it
+	 * then (end_blocked_receivers()). read() on a listener returns 0 there.
+	 */
+	bool recv_sleeps_past_hangup;
 	/* answers emulating replies only: no --reply=continue, --toctou */
 	bool emulate_only;
 };

@@ -32,4 +32,5 @@ const struct strategy strategy_blocking = {
 	.name = "blocking",
 	.serve = serve,
 	.thread_per_listener = true,	/* RECV blocks on one listener */
+	.recv_sleeps_past_hangup = true,
 };
