@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 
+#include "escape.h"
 #include "target_mem.h"
 
 /* room left in the arena, always leaving one byte for a terminator */
@@ -373,7 +374,15 @@ static void text_outcome(struct line *l, const struct record *r)
 		line_add(l, " = -1 %s", strerrorname_np(r->error) ?: "E?");
 	else
 		line_add(l, " = 0");
-	line_add(l, r->why && *r->why ? " <%s: %s>" : " <%s>", r->verdict, r->why);
+	if (r->why && *r->why) {
+		/* why may quote the target's own strings (a filesystem type, an option) */
+		char *why = escape_text(r->why);
+
+		line_add(l, " <%s: %s>", r->verdict, why);
+		free(why);
+	} else {
+		line_add(l, " <%s>", r->verdict);
+	}
 }
 
 static int write_text(const struct record *r, FILE *out)
@@ -508,7 +517,7 @@ static int write_json(const struct record *r, FILE *out)
 		if (r->error)
 			json_object_set_new(obj, "errno", json_string(strerrorname_np(r->error) ?: "E?"));
 		if (r->why && *r->why)
-			json_object_set_new(obj, "why", json_string(r->why));
+			json_object_set_new(obj, "why", json_bytes(r->why, strlen(r->why)));
 	}
 	if (json_array_size(truncated))
 		json_object_set_new(obj, "truncated", truncated);

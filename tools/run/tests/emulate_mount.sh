@@ -66,6 +66,10 @@ refused "'..' out of its own" EPERM "not a directory the target owns" "$box/thei
 refused "a magic link" ELOOP "resolving the mountpoint" "$box/own" tmpfs x "magic:$box/own" 0 -
 refused "proc" EPERM "type 'proc' is not allowed" "$box/own" proc p "$box/own" 0 -
 refused "a block device's filesystem" EPERM "type 'ext4' is not allowed" "$box/own" ext4 /dev/sda "$box/own" 0 -
+# a hostile type: the log's reason quotes it escaped, one line, no raw ESC
+refused "a type with an escape sequence" EPERM "type 'ev\\\\x1b\\[2Jil' is not allowed" "$box/own" \
+	"$(printf 'ev\033[2Jil')" x "$box/own" 0 -
+! grep -q "$(printf '\033')" "$log" || fail "a raw ESC reached the log"
 refused "no type" ENODEV "no filesystem type" "$box/own" - x "$box/own" 0 -
 refused "MS_SYNCHRONOUS" EPERM "mount flags 0x10 are not allowed" "$box/own" tmpfs x "$box/own" 10 -
 refused "a size over the limit" EPERM "size=1g is over the limit" "$box/own" tmpfs x "$box/own" 0 size=1g
