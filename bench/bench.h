@@ -94,6 +94,7 @@ struct bench_shared {
 	bool target_mlocked;		/* mlockall() held in each process (page faults */
 	bool sup_mlocked;		/* on either side reach the round trip) */
 	int reps_done;
+	int64_t progress_ns;		/* now_ns() when the last repetition finished (or the run started) */
 	int fail_claimed;		/* set once, atomically, by the first bench_fail() */
 	char error[BENCH_ERROR_LEN];	/* first failure, from any of the processes */
 	struct rep_result rep[BENCH_MAX_REPS];

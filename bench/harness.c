@@ -2,6 +2,7 @@
 #include "harness.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -168,6 +169,7 @@ static __attribute__((noreturn)) void target_main(struct bench *b)
 	for (int r = 0; r < b->reps; r++) {
 		if (time_rep(b, &c, r, per_rep))
 			_exit(1);
+		__atomic_store_n(&b->shared->progress_ns, now_ns(), __ATOMIC_RELEASE);
 		b->shared->reps_done = r + 1;
 	}
 	if (b->m->target_finish)
@@ -244,6 +246,7 @@ int harness_run(struct bench *b, int timeout_s)
 	pid_t pid, harness = getpid();
 
 	memset(b->shared, 0, sizeof(*b->shared));
+	b->shared->progress_ns = now_ns();	/* the first repetition's clock starts now, warm-up included */
 	pid = fork();
 	if (pid < 0) {
 		ret = -errno;
@@ -266,21 +269,20 @@ int harness_run(struct bench *b, int timeout_s)
 	 * all: a method of milliseconds a call (agent/mknod-exec) takes
 	 * minutes over 5 x 5,000 samples, and each repetition is progress.
 	 */
-	int reps_seen = 0;
-	int64_t progress_ns = now_ns();
-
 	for (;;) {
-		ret = poll(&pfd, 1, 1000);
-		if (ret < 0 && errno == EINTR)
-			continue;
-		if (ret != 0)
-			break;
-		if (b->shared->reps_done != reps_seen) {
-			reps_seen = b->shared->reps_done;
-			progress_ns = now_ns();
-		} else if (now_ns() - progress_ns >= (int64_t)timeout_s * 1000000000) {
+		/* asleep until the target's last progress + timeout_s: no wake-up while it measures */
+		int64_t deadline = __atomic_load_n(&b->shared->progress_ns, __ATOMIC_ACQUIRE) +
+				   (int64_t)timeout_s * NSEC_PER_SEC;
+		int64_t left_ms = (deadline - now_ns()) / 1000000;
+
+		if (left_ms <= 0) {
+			ret = 0;
 			break;
 		}
+		ret = poll(&pfd, 1, left_ms > INT_MAX ? INT_MAX : (int)left_ms);
+		if ((ret < 0 && errno == EINTR) || ret == 0)
+			continue;	/* a timeout re-reads the progress the target made meanwhile */
+		break;
 	}
 	close(pfd.fd);
 	if (ret == 0) {
