@@ -16,6 +16,12 @@
  *
  * Usage: unotif-roundtrip [--samples=N] [--benchmark_repetitions=N]
  *                         [--benchmark_out=FILE] [--benchmark_filter=SUBSTR]
+ *                         [--supervisor-work=N]
+ *
+ * --supervisor-work=N models a supervisor's decision: N turns of an empty
+ * loop before each reply, a fixed number of instructions under -icount. The
+ * deterministic gate's check (make -f Makefile.kernel vm-gb-check) makes a
+ * supervisor slower by a known share with it; row names do not change.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -152,15 +158,20 @@ static void target(enum variant v, int sock, struct shared *sh, int reps,
 	_exit(sh->failed ? 4 : 0);
 }
 
+static long opt_supervisor_work;	/* --supervisor-work */
+
 static int serve_ioctl(int listener, long n)
 {
 	struct seccomp_notif req;
 	struct seccomp_notif_resp resp;
+	long k;
 
 	while (n-- > 0) {
 		memset(&req, 0, sizeof(req));
 		if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &req))
 			return -errno;
+		for (k = 0; k < opt_supervisor_work; k++)
+			__asm__ volatile("" ::: "memory");	/* kept, one turn at a time */
 		memset(&resp, 0, sizeof(resp));
 		resp.id = req.id;
 		resp.val = REPLY_VAL;
@@ -272,18 +283,25 @@ static void add_rows(json_t *rows, int family, const char *name,
 
 static const char usage_text[] =
 	"Usage: unotif-roundtrip [--samples=N] [--benchmark_repetitions=N] [--benchmark_out=FILE]\n"
-	"                        [--benchmark_filter=SUBSTR]\n"
+	"                        [--benchmark_filter=SUBSTR] [--supervisor-work=N]\n"
 	"The mainline notification round trip against getppid() without a filter, same CPU\n"
-	"(defaults: 2000 samples, 5 repetitions).\n";
+	"(defaults: 2000 samples, 5 repetitions). --supervisor-work=N: the supervisor turns\n"
+	"an empty loop N times before each reply (a decision's cost; default 0).\n";
 
 static const char *opt_filter;	/* --benchmark_filter */
 
 static bool own_option(int c, const char *arg)
 {
-	if (c != 'f')
+	switch (c) {
+	case 'f':
+		opt_filter = arg;
+		return true;
+	case 'w':
+		opt_supervisor_work = cli_int("--supervisor-work", arg, 0, 100000000);
+		return true;
+	default:
 		return false;
-	opt_filter = arg;
-	return true;
+	}
 }
 
 int main(int argc, char **argv)
@@ -291,6 +309,7 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		KBENCH_LONGOPTS,
 		{ "benchmark_filter", required_argument, NULL, 'f' },
+		{ "supervisor-work", required_argument, NULL, 'w' },
 		{ 0 }
 	};
 	struct kbench_flags f = { .samples = 2000, .reps = 5, .out = GB_OUTPUT_DEFAULT };

@@ -54,6 +54,8 @@ def main():
     ap.add_argument("--out-md", required=True)
     ap.add_argument("--out-json", required=True)
     ap.add_argument("--patched-config", help="the patched kernel's extra config fragment")
+    ap.add_argument("--debian-config", help="both kernels were built from this Debian config reduced "
+                    "to its built-in options (KCONFIG=debian), not from tinyconfig")
     a = ap.parse_args()
 
     ms, mp = load_meta(a.stock), load_meta(a.patched)
@@ -70,7 +72,8 @@ def main():
     dates = sorted(d.get("context", {}).get("date", "") for d in list(ds.values()) + list(dp.values()))
     when = dates[0] if dates and dates[0] else \
         datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S+00:00")
-    out.append(f"Produced by `make -f Makefile.kernel vm-bench` (guest runs from {when}); "
+    make = "make -f Makefile.kernel vm-bench" + (" KCONFIG=debian" if a.debian_config else "")
+    out.append(f"Produced by `{make}` (guest runs from {when}); "
                "do not edit by hand.")
     out.append("")
     out.append("Guest time counts instructions (`-icount shift=0,sleep=off`, 1 ns = 1 "
@@ -95,8 +98,14 @@ def main():
         base_opts = {l.strip() for l in f if l.startswith("CONFIG_")}
     built = [w for o, w in (("CONFIG_CC_OPTIMIZE_FOR_PERFORMANCE=y", "-O2"),
                             ("CONFIG_JUMP_LABEL=y", "jump labels")) if o in base_opts]
-    out.append("- both kernels: `kernel/configs/base.config` on tinyconfig"
-               + (f" ({', '.join(built)}, as distributions build)" if built else "") + "; patched adds "
+    if a.debian_config:
+        both = (f"Debian's `{os.path.basename(a.debian_config)}` (linux-config-6.12) reduced to its "
+                "built-in options by `kernel/scripts/debian-config.sh` (modules, module signing and "
+                "debug information off; each change and why in the script)")
+    else:
+        both = ("`kernel/configs/base.config` on tinyconfig"
+                + (f" ({', '.join(built)}, as distributions build)" if built else ""))
+    out.append(f"- both kernels: {both}; patched adds "
                + (", ".join(f"`{o}`" for o in opts) if opts else "nothing")
                + "; no tracepoint is enabled in the guest during the runs")
     out.append("")

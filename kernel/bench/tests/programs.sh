@@ -11,6 +11,13 @@ roundtrip=$1 wake=$2 contention=$3
 tmp=$TEST_TMP
 
 "$roundtrip" --samples=200 --benchmark_repetitions=2 --benchmark_out="$tmp/rt.json" >/dev/null
+# a supervisor with a decision's cost: same rows, every reply still checked
+"$roundtrip" --samples=200 --benchmark_repetitions=1 --benchmark_filter=ioctl --supervisor-work=5000 \
+	--benchmark_out="$tmp/rt-work.json" >/dev/null
+/usr/bin/python3 -c 'import json, sys
+rows = [b for b in json.load(open(sys.argv[1]))["benchmarks"] if b["run_type"] == "iteration"]
+assert [(b["name"], b["iterations"]) for b in rows] == [("unotif/ioctl/emulate/placement:same", 200)], rows' \
+	"$tmp/rt-work.json"
 "$wake" --samples=20 --benchmark_repetitions=2 --tasks=8 --benchmark_out="$tmp/wake.json" >/dev/null
 /usr/bin/python3 - "$tmp/rt.json" "$tmp/wake.json" <<'PY'
 import json, sys
@@ -76,4 +83,6 @@ refused "$contention" --benchmark_out="$tmp/no/such/dir/x.json"
 refused "$roundtrip" --samples=0
 refused "$roundtrip" --benchmark_repetitions=101
 refused "$roundtrip" --benchmark_out="$tmp/no/such/dir/x.json"
+refused "$roundtrip" --supervisor-work=-1
+refused "$roundtrip" --supervisor-work=many
 echo "ok: unotif-roundtrip, wake-cost and listener-contention rows, exact counts, bad usage refused"

@@ -1,0 +1,54 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# icount-gb-check.sh KERNEL INITRAMFS UNOTIF_ROUNDTRIP COMPARE DIR
+#
+# The deterministic gate's own check (make -f Makefile.kernel vm-gb-check):
+# through kernel/scripts/icount-gb.sh, with a host program copied into the
+# guest (kernel/bench's unotif-roundtrip), three runs in KERNEL under -icount:
+#   base, and the same again: knotif-compare --deterministic passes (exit 0);
+#   a supervisor that does WORK more turns of an empty loop a reply
+#   (--supervisor-work): its p50 must be 1.5-3% slower than base's, and the
+#   gate must fail it (exit 1, a "regression" verdict).
+# Exit 0 when all three hold, 1 otherwise.
+set -euo pipefail
+[ $# -eq 5 ] || { echo "usage: $0 KERNEL INITRAMFS UNOTIF_ROUNDTRIP COMPARE DIR" >&2; exit 2; }
+kernel=$1 initramfs=$2 prog=$3 compare=$4 dir=$5
+here=$(cd "$(dirname "$0")" && pwd)
+# about 2% of a 6.1 or 6.12 round trip (8,500-10,000 instructions; ~4 a turn)
+WORK=${GB_CHECK_WORK:-50}
+args=(--benchmark_filter=ioctl --samples=1000 --benchmark_repetitions=3)
+
+rm -rf "$dir" && mkdir -p "$dir"
+gb() { # NAME [--baseline=FILE] -- ARGS...: one guest run, its JSON in DIR/NAME.json
+	local name=$1
+	shift
+	"$here/icount-gb.sh" --kernel="$kernel" --initramfs="$initramfs" --compare="$compare" \
+		--run-dir="$dir/run-$name" --out="$dir/$name.json" "$@"
+}
+p50() {
+	/usr/bin/python3 -c 'import json,statistics,sys
+rows=[b for b in json.load(open(sys.argv[1]))["benchmarks"] if b.get("run_type")=="iteration" and b["name"].startswith("unotif/")]
+print(statistics.median(b["p50"] for b in rows))' "$1"
+}
+fail=0
+gb base -- "$prog" "${args[@]}"
+if gb same --baseline="$dir/base.json" -- "$prog" "${args[@]}" > "$dir/same.txt" 2>&1; then
+	echo "ok - identical guest runs pass the deterministic gate"
+else
+	echo "not ok - identical guest runs failed the deterministic gate:"; sed 's/^/# /' "$dir/same.txt"; fail=1
+fi
+rc=0
+gb slow --baseline="$dir/base.json" -- "$prog" "${args[@]}" --supervisor-work="$WORK" > "$dir/slow.txt" 2>&1 || rc=$?
+change=$(/usr/bin/python3 -c 'import sys; print(f"{(float(sys.argv[2]) / float(sys.argv[1]) - 1) * 100:.2f}")' \
+	"$(p50 "$dir/base.json")" "$(p50 "$dir/slow.json")")
+echo "# --supervisor-work=$WORK: p50 $change% slower than base"
+if ! /usr/bin/python3 -c 'import sys; sys.exit(not 1.5 <= float(sys.argv[1]) <= 3.0)' "$change"; then
+	echo "not ok - the slower supervisor is $change% slower, not 1.5-3% (set GB_CHECK_WORK)"; fail=1
+elif [ $rc -eq 1 ] && grep -q 'regression' "$dir/slow.txt"; then
+	echo "ok - a supervisor $change% slower fails the deterministic gate"
+else
+	echo "not ok - a supervisor $change% slower: gate exit $rc, expected 1 with a regression:"
+	sed 's/^/# /' "$dir/slow.txt"; fail=1
+fi
+exit $fail

@@ -1,0 +1,145 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# icount-gb.sh [OPTION]... -- PROGRAM [ARG]...
+#
+# Runs a command that writes Google Benchmark JSON - knotif-bench, or a
+# user's own supervisor benchmark - inside a chosen kernel under QEMU
+# -icount (one vCPU, guest time counts instructions: a run repeats exactly),
+# stores its JSON, and with --baseline gates it with knotif-compare
+# --deterministic (1%). Instruction-count gates that run on the host cannot
+# see a system call's kernel side; this one counts it.
+#
+#   --kernel=K       a name of kernel/debian-images.txt (debian-6.12, ...: that
+#                    pinned image), a Debian package (linux-image-...-unsigned:
+#                    the newest version the archive has), or a bzImage path
+#   --out=FILE       where the guest's JSON goes (required)
+#   --baseline=FILE  then gate FILE (base) against --out (new); the exit
+#                    status is knotif-compare's
+#   --initramfs=F    the project's guest initramfs (make -f Makefile.kernel initramfs)
+#   --cache=DIR      where Debian images are kept (default /var/cache/knotif/kernel/debian)
+#   --run-dir=DIR    the guest's console log and files (default: a temporary directory)
+#   --compare=PATH   knotif-compare (default: build/knotif-compare, else PATH's)
+#   --check          check the arguments only, boot nothing
+#
+# PROGRAM with a slash is a host file: it is copied into the guest with the
+# shared libraries ldd names. A bare name is a program of the guest's own
+# (/knotif/bin: knotif-bench, knotif-stress, unotif-roundtrip, ...; busybox).
+# An ARG holding {out} gets the guest's JSON path there; without one,
+# --benchmark_out={out} is appended (Google Benchmark's own flag; its file
+# format is JSON by default). Exit status: 0 stored (and gated: no regression),
+# 1 the guest or the command failed or a regression, 2 bad usage.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+usage() { echo "icount-gb: $* (--help)" >&2; exit 2; }
+help() { sed -n '3,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0; }
+
+kernel= out= baseline= initramfs= run_dir= compare= check=0
+cache=/var/cache/knotif/kernel/debian
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel=*) kernel=${1#*=} ;;
+	--out=*) out=${1#*=} ;;
+	--baseline=*) baseline=${1#*=} ;;
+	--initramfs=*) initramfs=${1#*=} ;;
+	--cache=*) cache=${1#*=} ;;
+	--run-dir=*) run_dir=${1#*=} ;;
+	--compare=*) compare=${1#*=} ;;
+	--check) check=1 ;;
+	-h|--help) help ;;
+	--) shift; break ;;
+	*) usage "unknown argument '$1'" ;;
+	esac
+	shift
+done
+[ $# -ge 1 ] || usage "no PROGRAM after --"
+[ -n "$kernel" ] || usage "--kernel is required"
+[ -n "$out" ] || usage "--out is required"
+[ -d "$(dirname "$out")" ] && [ -w "$(dirname "$out")" ] || usage "--out=$out: its directory is not writable"
+[ ! -e "$out" ] || [ -f "$out" -a -w "$out" ] || usage "--out=$out is not a writable file"
+[ -z "$baseline" ] || [ -r "$baseline" ] || usage "--baseline=$baseline cannot be read"
+[ "$check" = 1 ] || [ -r "$initramfs" ] || usage "--initramfs=$initramfs cannot be read (make -f Makefile.kernel initramfs)"
+
+program=$1
+shift
+case "$program" in
+*/*) [ -f "$program" ] && [ -x "$program" ] || usage "$program is not an executable file" ;;
+*) ;;	# the guest's own; the guest says if it has none
+esac
+for a in "$program" "$@"; do
+	case "$a" in *$'\n'*) usage "an argument holds a newline" ;; esac
+done
+if [ -n "$baseline" ]; then
+	if [ -z "$compare" ]; then
+		compare=$top/build/knotif-compare
+		[ -x "$compare" ] || compare=$(command -v knotif-compare || true)
+	fi
+	[ -n "$compare" ] && [ -x "$compare" ] || usage "no knotif-compare (build the project, or --compare=PATH)"
+fi
+
+# the kernel: a pinned image, a package, or a file
+pinned=$(awk -v n="$kernel" '$1 == n { print $2, $3, $4 }' "$top/kernel/debian-images.txt")
+if [ -n "$pinned" ]; then
+	read -r pkg ver sha <<<"$pinned"
+	label="$kernel ($pkg $ver)"
+elif [[ "$kernel" == linux-image-* ]]; then
+	pkg=$kernel ver= sha=
+	label="$kernel"
+elif [ -f "$kernel" ]; then
+	pkg=
+	label="$kernel"
+else
+	usage "--kernel=$kernel: not a name of kernel/debian-images.txt ($(awk '!/^#/ && NF { printf "%s%s", n++ ? " " : "", $1 }' \
+		"$top/kernel/debian-images.txt")), a linux-image-* package or a file"
+fi
+[ "$check" = 0 ] || exit 0
+if [ -n "$pkg" ]; then
+	image=$("$here/debian-image.sh" "$pkg" "$cache" $ver $sha) || exit 1
+else
+	image=$kernel
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+[ -n "$run_dir" ] || run_dir=$tmp/run
+
+# the overlay: the program (a host file, with its libraries) and its arguments
+root=$tmp/root
+mkdir -p "$root/knotif/gb"
+guest_out=/tmp/gb.json
+if [[ "$program" == */* ]]; then
+	cp "$program" "$root/knotif/gb/$(basename "$program")"
+	# the loader and every library, at the paths the program asks for
+	ldd "$program" 2>/dev/null | grep -oE '/[^ ]+' | while read -r lib; do
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+	program=/knotif/gb/$(basename "$program")
+fi
+{
+	echo "$program"
+	has_out=0
+	for a in "$@"; do
+		[[ "$a" == *"{out}"* ]] && has_out=1
+		echo "${a//\{out\}/$guest_out}"
+	done
+	[ $has_out = 1 ] || echo "--benchmark_out=$guest_out"
+} > "$root/knotif/gb/args"
+(cd "$root" && find . -mindepth 1 -print0 | LC_ALL=C sort -z |
+	cpio --null -o -H newc --quiet --reproducible) | gzip -1 > "$tmp/overlay.cpio.gz"
+# the kernel unpacks concatenated archives in order: the overlay adds files
+cat "$initramfs" "$tmp/overlay.cpio.gz" > "$tmp/initramfs.cpio.gz"
+
+rc=0
+"$here/vm-run.sh" gb "$image" "$tmp/initramfs.cpio.gz" "$run_dir" "$label" /dev/null || rc=$?
+if [ ! -s "$run_dir/gb.json" ]; then
+	echo "icount-gb: the command wrote no JSON in the guest; see $run_dir/console.log" >&2
+	exit 1
+fi
+cp "$run_dir/gb.json" "$out.tmp.$$" && mv "$out.tmp.$$" "$out"
+echo "  GB      $out ($label, -icount)"
+[ $rc = 0 ] || { echo "icount-gb: the guest run failed (exit $rc); $out holds what it wrote" >&2; exit 1; }
+[ -n "$baseline" ] || exit 0
+"$compare" --deterministic "$baseline" "$out"

@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The kernel scripts a user calls with their own arguments refuse bad ones
+# before anything boots or builds: one line and exit 2. icount-gb.sh (the
+# deterministic gate) and deb-build.sh (make deb's lsmod listing); and
+# icount-gb.sh --check takes each kind of kernel it documents.
+set -euo pipefail
+. "$(dirname "$0")/../../../scripts/tests/testlib.sh"
+top=$1
+gb=$top/kernel/scripts/icount-gb.sh
+deb=$top/kernel/scripts/deb-build.sh
+tmp=$TEST_TMP
+touch "$tmp/base.json" "$tmp/bzImage"
+
+refused() { # WHAT-IT-SAYS COMMAND...: exit 2, one line that says it
+	local want=$1 out rc=0
+	shift
+	out=$("$@" 2>&1 >/dev/null) || rc=$?
+	[ "$rc" -eq 2 ] || fail "$* exited $rc, want 2"
+	[ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] || fail "$*: not one line: $out"
+	[[ "$out" == *"$want"* ]] || fail "$*: '$out' does not say '$want'"
+}
+ok=(--kernel=debian-6.12 --out="$tmp/new.json" --check)
+refused "unknown argument" "$gb" --bogus -- true
+refused "no PROGRAM" "$gb" "${ok[@]}"
+refused "--kernel is required" "$gb" --out="$tmp/new.json" --check -- true
+refused "--out is required" "$gb" --kernel=debian-6.12 --check -- true
+refused "not a name of kernel/debian-images.txt" "$gb" --kernel=debian-9 --out="$tmp/n.json" --check -- true
+refused "not writable" "$gb" --kernel=debian-6.12 --out="$tmp/no/such/n.json" --check -- true
+refused "not a writable file" "$gb" --kernel=debian-6.12 --out="$tmp" --check -- true
+refused "cannot be read" "$gb" "${ok[@]}" --baseline="$tmp/missing.json" -- true
+refused "not an executable file" "$gb" "${ok[@]}" -- "$tmp/base.json"
+refused "newline" "$gb" "${ok[@]}" -- true $'a\nb'
+refused "--initramfs" "$gb" --kernel=debian-6.12 --out="$tmp/n.json" -- true
+for k in debian-6.1 debian-6.12-rt linux-image-6.1.0-99-amd64-unsigned "$tmp/bzImage"; do
+	"$gb" --kernel="$k" --out="$tmp/n.json" --check -- knotif-bench --benchmark_filter=null ||
+		fail "--check refused --kernel=$k"
+done
+[ ! -e "$tmp/n.json" ] || fail "--check wrote $tmp/n.json"
+
+printf 'Module                  Size  Used by\n' > "$tmp/empty.txt"
+printf 'ext4 1069056\n' > "$tmp/noheader.txt"
+printf 'Module Size Used by\next4 big 1\n' > "$tmp/badsize.txt"
+for f in empty noheader badsize; do
+	refused "not lsmod's output" "$deb" /dev/null "$tmp" "$tmp/d" "$tmp/$f.txt"
+done
+refused "cannot read LSMOD" "$deb" /dev/null "$tmp" "$tmp/d" "$tmp/missing.txt"
+echo "ok: icount-gb.sh and deb-build.sh refuse bad arguments before they boot or build"
