@@ -79,6 +79,7 @@ struct rep_result {
 	int64_t cpu_ns;			/* target process CPU time over the loop */
 	/* counters over the loop (counters.h), -1 when unavailable */
 	int64_t ctx_switches;		/* target + supervisor */
+	int64_t preemptions;		/* of those, involuntary (procfs only) */
 	int64_t migrations;		/* target + supervisor */
 	int64_t sup_cpu_ns;		/* supervisor CPU time */
 };

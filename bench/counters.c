@@ -11,9 +11,10 @@
 
 #include "clock.h"
 
-enum { SWITCHES, MIGRATIONS, CPU_NS };
+/* what perf counts (the first PERF_COUNTS), then what only procfs says */
+enum { SWITCHES, MIGRATIONS, CPU_NS, PERF_COUNTS, PREEMPTIONS = PERF_COUNTS, READINGS };
 
-static const uint64_t perf_events[3] = {
+static const uint64_t perf_events[PERF_COUNTS] = {
 	[SWITCHES] = PERF_COUNT_SW_CONTEXT_SWITCHES,
 	[MIGRATIONS] = PERF_COUNT_SW_CPU_MIGRATIONS,
 	[CPU_NS] = PERF_COUNT_SW_TASK_CLOCK,
@@ -55,7 +56,7 @@ static int open_sw(uint64_t config, pid_t pid)
 static bool open_perf(struct counters *c)
 {
 	for (int p = 0; p < 2; p++)
-		for (int e = 0; e < 3; e++) {
+		for (int e = 0; e < PERF_COUNTS; e++) {
 			c->fd[p][e] = open_sw(perf_events[e], c->pid[p]);
 			if (c->fd[p][e] < 0)
 				return false;
@@ -106,13 +107,14 @@ static int64_t proc_field(pid_t pid, const char *file, const char *key)
 	return v;
 }
 
-static void read_procfs(const struct counters *c, int64_t v[2][3])
+static void read_procfs(const struct counters *c, int64_t v[2][READINGS])
 {
 	for (int p = 0; p < 2; p++) {
 		int64_t vol = proc_field(c->pid[p], "status", "voluntary_ctxt_switches");
 		int64_t invol = proc_field(c->pid[p], "status", "nonvoluntary_ctxt_switches");
 
 		v[p][SWITCHES] = vol < 0 || invol < 0 ? -1 : vol + invol;
+		v[p][PREEMPTIONS] = invol;
 		v[p][MIGRATIONS] = proc_field(c->pid[p], "sched", "se.nr_migrations");
 		v[p][CPU_NS] = -1;
 	}
@@ -127,7 +129,7 @@ void counters_start(struct counters *c)
 		return;
 	}
 	for (int p = 0; p < 2; p++)
-		for (int e = 0; e < 3; e++) {
+		for (int e = 0; e < PERF_COUNTS; e++) {
 			ioctl(c->fd[p][e], PERF_EVENT_IOC_RESET, 0);
 			ioctl(c->fd[p][e], PERF_EVENT_IOC_ENABLE, 0);
 		}
@@ -141,29 +143,32 @@ static int64_t read_count(int fd)
 }
 
 /* target + supervisor, -1 if either is unknown */
-static int64_t both(const int64_t n[2][3], int e)
+static int64_t both(const int64_t n[2][READINGS], int e)
 {
 	return n[0][e] < 0 || n[1][e] < 0 ? -1 : n[0][e] + n[1][e];
 }
 
 void counters_stop(struct counters *c, struct counters_value *v)
 {
-	int64_t n[2][3];
+	int64_t n[2][READINGS];
 
 	if (c->source == COUNTERS_PROCFS) {
 		read_procfs(c, n);
 		for (int p = 0; p < 2; p++)
-			for (int e = 0; e < 3; e++)
+			for (int e = 0; e < READINGS; e++)
 				n[p][e] = n[p][e] < 0 || c->start[p][e] < 0 ? -1 : n[p][e] - c->start[p][e];
 	} else {
 		for (int p = 0; p < 2; p++)
-			for (int e = 0; e < 3; e++)
+			for (int e = 0; e < PERF_COUNTS; e++)
 				ioctl(c->fd[p][e], PERF_EVENT_IOC_DISABLE, 0);
-		for (int p = 0; p < 2; p++)
-			for (int e = 0; e < 3; e++)
+		for (int p = 0; p < 2; p++) {
+			for (int e = 0; e < PERF_COUNTS; e++)
 				n[p][e] = read_count(c->fd[p][e]);
+			n[p][PREEMPTIONS] = -1;
+		}
 	}
 	v->ctx_switches = both(n, SWITCHES);
+	v->preemptions = both(n, PREEMPTIONS);
 	v->migrations = both(n, MIGRATIONS);
 	v->sup_cpu_ns = n[1][CPU_NS];
 }
@@ -171,7 +176,7 @@ void counters_stop(struct counters *c, struct counters_value *v)
 void counters_close(struct counters *c)
 {
 	for (int p = 0; p < 2; p++)
-		for (int e = 0; e < 3; e++)
+		for (int e = 0; e < PERF_COUNTS; e++)
 			if (c->fd[p][e] >= 0) {
 				close(c->fd[p][e]);
 				c->fd[p][e] = -1;

@@ -32,11 +32,17 @@ struct counters {
 	pid_t pid[2];			/* [target, supervisor] */
 	int fd[2][3];			/* perf: [task][switches, migrations, task-clock] */
 	clockid_t sup_clock;		/* procfs: the supervisor's CPU-time clock */
-	int64_t start[2][3];		/* procfs: readings before the loop */
+	int64_t start[2][4];		/* procfs: readings before the loop (+ involuntary switches) */
 };
 
 struct counters_value {
 	int64_t ctx_switches, migrations, sup_cpu_ns;	/* -1: unknown */
+	/*
+	 * Involuntary switches (procfs' nonvoluntary_ctxt_switches): a task
+	 * preempted, e.g. by the task its wake-up made runnable. perf has no
+	 * such count: -1 with COUNTERS_PERF.
+	 */
+	int64_t preemptions;
 };
 
 /* Opens the wanted source; falls back to procfs when perf is refused. */

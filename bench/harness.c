@@ -125,6 +125,7 @@ static int time_rep(struct bench *b, struct counters *c, int rep, int64_t n)
 	counters_stop(c, &v);
 	r->iterations = n;
 	r->ctx_switches = v.ctx_switches;
+	r->preemptions = v.preemptions;
 	r->migrations = v.migrations;
 	r->sup_cpu_ns = v.sup_cpu_ns;
 	return 0;

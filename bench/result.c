@@ -13,7 +13,7 @@ _Static_assert(FIG_STDDEV - FIG_MIN + 1 == GB_LAT_COUNT && FIG_P50 - FIG_MIN == 
 /* Google Benchmark's own keys first, then knotif's counters */
 static const char *const other_key[FIG_COUNT] = {
 	[FIG_REAL] = "real_time", [FIG_CPU] = "cpu_time", [FIG_OPS] = "items_per_second",
-	[FIG_CS] = "ctx_switches_per_op", [FIG_MIG] = "migrations_per_op",
+	[FIG_CS] = "ctx_switches_per_op", [FIG_PREEMPT] = "preemptions_per_op", [FIG_MIG] = "migrations_per_op",
 	[FIG_SUP_CPU] = "supervisor_cpu_time", [FIG_FLOOR] = "floor_ratio",
 };
 
@@ -38,6 +38,7 @@ void result_add_rep(struct result *r, int rep, int64_t *samples, const struct re
 	gb_latency_values(&s, &f[FIG_MIN]);
 	f[FIG_OPS] = s.mean > 0 ? 1e9 / s.mean : NAN;
 	f[FIG_CS] = per_op(rr->ctx_switches, rr->iterations);
+	f[FIG_PREEMPT] = per_op(rr->preemptions, rr->iterations);
 	f[FIG_MIG] = per_op(rr->migrations, rr->iterations);
 	f[FIG_SUP_CPU] = per_op(rr->sup_cpu_ns, rr->iterations);
 	f[FIG_FLOOR] = NAN;

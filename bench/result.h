@@ -17,6 +17,7 @@ enum figure {
 	FIG_MIN, FIG_P50, FIG_P90, FIG_P99, FIG_P999, FIG_MAX, FIG_STDDEV,
 	FIG_OPS,		/* round trips per second */
 	FIG_CS,			/* context switches per op, target + supervisor */
+	FIG_PREEMPT,		/* of those, involuntary (a wake-up or tick preempted) */
 	FIG_MIG,		/* migrations per op, target + supervisor */
 	FIG_SUP_CPU,		/* supervisor CPU time per op, ns */
 	FIG_FLOOR,		/* p50 / floor p50 at the same placement */

@@ -3,7 +3,8 @@
 # Both counter sources count what a round trip is: a same-CPU unotif round
 # trip blocks the target once and the supervisor once (2 context switches,
 # more where a timer tick or a busy host preempts), a pinned run never migrates, and
-# the supervisor spends CPU on every notification. Counts, not timings.
+# the supervisor spends CPU on every notification; procfs alone says how many
+# of the switches were preemptions. Counts, not timings.
 . "$(dirname "$0")/lib.sh"
 for src in procfs perf; do
 	"$KNOTIF_BENCH" "${QUICK[@]}" --counters=$src --placement=same \
@@ -26,6 +27,11 @@ for row in doc["benchmarks"]:
     assert 1.95 <= cs <= 4, ("context switches per op", cs)
     assert mig == 0, ("migrations per op on one pinned CPU", mig)
     assert sup > 0, ("supervisor CPU per op", sup)
+    # the involuntary share of those switches: procfs says it, perf cannot
+    if doc["context"]["knotif"]["counters"] == "procfs":
+        assert 0 <= row["preemptions_per_op"] <= cs, ("preemptions per op", row["preemptions_per_op"], cs)
+    else:
+        assert "preemptions_per_op" not in row, row
 PY
 done
 echo "ok: procfs and perf counters agree on what a round trip is"

@@ -4,7 +4,7 @@
 # vm-run.sh MODE BZIMAGE INITRAMFS OUTDIR LABEL PATCHES_TXT
 #
 # Boot BZIMAGE under QEMU with INITRAMFS (kernel/vm/init) in MODE (test,
-# bench, matrix, contention or gb). The console goes to OUTDIR/console.log; TAP lines are echoed here.
+# bench, matrix, contention, gb or profile). The console goes to OUTDIR/console.log; TAP lines are echoed here.
 # Exits non-zero on any "not ok", a missing end marker (crash, hang, timeout)
 # or a non-zero guest status. Bench JSON (guest ttyS1) is split into OUTDIR.
 #
@@ -43,7 +43,10 @@ qargs=(-accel "$accel" -m "$VM_MEM" -nographic -no-reboot
 )
 # -cpu max for KASAN/kfence-friendly features where TCG supports them
 qargs+=(-cpu max)
-if [ "$mode" = bench ] || [ "$mode" = matrix ] || [ "$mode" = gb ]; then
+case "$mode" in bench|matrix|gb|profile) icount=1 ;; *) icount=0 ;; esac
+# VM_PLUGIN: a TCG plugin taking out=FILE (kernel/profile/tbcount.c), its file in OUTDIR
+[ -n "${VM_PLUGIN:-}" ] && qargs+=(-plugin "$VM_PLUGIN,out=$out/profile.txt")
+if [ $icount = 1 ]; then
 	# one vCPU: supervisor and target on the same CPU; guest time counts
 	# instructions, so round trips repeat exactly between runs.
 	qargs+=(-smp 1 -icount shift=0,sleep=off)

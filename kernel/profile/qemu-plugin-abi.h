@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The part of QEMU's TCG plugin interface (API version 1: QEMU 4.2 to 8.1,
+ * Debian 12 ships 7.2) that tbcount.c uses, declared here because Debian
+ * does not package qemu-plugin.h. QEMU resolves these symbols in itself when
+ * it loads the plugin.
+ */
+#ifndef KNOTIF_QEMU_PLUGIN_ABI_H
+#define KNOTIF_QEMU_PLUGIN_ABI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define KNOTIF_PLUGIN_EXPORT __attribute__((visibility("default")))
+#define KNOTIF_QEMU_PLUGIN_VERSION 1
+
+typedef uint64_t qemu_plugin_id_t;
+
+typedef struct qemu_info_t {
+	const char *target_name;
+	struct {
+		int min;
+		int cur;
+	} version;
+	bool system_emulation;
+	union {
+		struct {
+			int smp_vcpus;
+			int max_vcpus;
+		} system;
+	};
+} qemu_info_t;
+
+struct qemu_plugin_tb;
+
+enum qemu_plugin_op {
+	QEMU_PLUGIN_INLINE_ADD_U64,
+};
+
+typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
+typedef void (*qemu_plugin_udata_cb_t)(qemu_plugin_id_t id, void *userdata);
+
+void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_tb_trans_cb_t cb);
+void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb *tb, enum qemu_plugin_op op,
+					      void *ptr, uint64_t imm);
+size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
+uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb);
+void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t cb, void *userdata);
+void qemu_plugin_outs(const char *string);
+
+#endif

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""profile-table.py: where a round trip's instructions go, by kernel function.
+
+vm-profile (kernel/scripts/profile.sh) boots a kernel twice under -icount
+with QEMU's tbcount plugin (kernel/profile/tbcount.c), running one
+knotif-bench benchmark for SHORT and then LONG round trips; everything else
+in the two boots is the same, so the difference of the two profiles divided
+by LONG - SHORT is one round trip's instructions, per function. Symbols come
+from the kernel's System.map (the guest boots with nokaslr); user space is
+one row, and kernel text outside the map (the BPF JIT's programs, the entry
+trampolines of the CPU entry area) gets a row per region.
+
+  profile-table.py --map System.map --short DIR --long DIR --samples SHORT,LONG --out-json FILE
+
+Each DIR holds profile.txt (the plugin's) and knotif-bench.json (the guest's,
+for the benchmark's own p50, shown beside the profile's total).
+"""
+import argparse
+import bisect
+import json
+import os
+import sys
+
+REGIONS = (  # x86-64 4-level layout (Documentation/arch/x86/x86_64/mm.rst)
+    (0xfffffe0000000000, 0xfffffe7fffffffff, "[cpu entry area: entry trampolines]"),
+    (0xffffffffa0000000, 0xfffffffffeffffff, "[module area: BPF JIT programs]"),
+    (0xffffffffff600000, 0xffffffffff600fff, "[vsyscall page]"),
+)
+
+
+def load_map(path):
+    addrs, names = [], []
+    with open(path) as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) >= 3 and parts[1] in "tTwW":
+                addrs.append(int(parts[0], 16))
+                names.append(parts[2])
+    order = sorted(range(len(addrs)), key=addrs.__getitem__)
+    return [addrs[i] for i in order], [names[i] for i in order]
+
+
+def symbolize(addr, kmap):
+    if addr < 0x0000800000000000:
+        return "[user]"
+    for lo, hi, name in REGIONS:
+        if lo <= addr <= hi:
+            return name
+    addrs, names = kmap
+    i = bisect.bisect_right(addrs, addr) - 1
+    return names[i] if i >= 0 else "[kernel, not in System.map]"
+
+
+def load_profile(d, kmap):
+    by_sym = {}
+    with open(os.path.join(d, "profile.txt")) as f:
+        for line in f:
+            if line.startswith("#"):
+                continue
+            vaddr, insns, count = line.split()
+            sym = symbolize(int(vaddr, 16), kmap)
+            by_sym[sym] = by_sym.get(sym, 0) + int(insns) * int(count)
+    return by_sym
+
+
+def bench_p50(d):
+    """the benchmark's own p50 (instructions: the guest clock counts them)"""
+    try:
+        with open(os.path.join(d, "knotif-bench.json")) as f:
+            doc = json.load(f)
+    except (OSError, ValueError):
+        return None, None
+    for b in doc.get("benchmarks", []):
+        if b.get("run_type") == "iteration":
+            return b["name"], b.get("p50")
+    return None, None
+
+
+def per_round_trip(map_path, short_dir, long_dir, short_n, long_n):
+    """{symbol: instructions per round trip}, the benchmark's name and p50"""
+    kmap = load_map(map_path)
+    a, b = load_profile(short_dir, kmap), load_profile(long_dir, kmap)
+    n = long_n - short_n
+    prof = {s: (b.get(s, 0) - a.get(s, 0)) / n for s in set(a) | set(b)}
+    name, p50 = bench_p50(long_dir)
+    return {s: v for s, v in prof.items() if abs(v) >= 0.05}, name, p50
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--map", required=True)
+    ap.add_argument("--short", required=True)
+    ap.add_argument("--long", required=True)
+    ap.add_argument("--samples", required=True, help="SHORT,LONG round trips")
+    ap.add_argument("--label", default="")
+    ap.add_argument("--out-json", required=True)
+    ap.add_argument("--top", type=int, default=25)
+    a = ap.parse_args()
+    try:
+        short_n, long_n = (int(x) for x in a.samples.split(","))
+        assert long_n > short_n > 0
+    except (ValueError, AssertionError):
+        print("profile-table: --samples=SHORT,LONG with LONG > SHORT > 0", file=sys.stderr)
+        return 2
+    prof, name, p50 = per_round_trip(a.map, a.short, a.long, short_n, long_n)
+    total = sum(prof.values())
+    doc = {"benchmark": name, "label": a.label, "samples": [short_n, long_n], "p50": p50,
+           "profile_total": total, "instructions_per_round_trip": dict(sorted(prof.items(), key=lambda kv: -kv[1]))}
+    with open(a.out_json, "w") as f:
+        json.dump(doc, f, indent=1)
+    print(f"{name} on {a.label}: {total:,.0f} instructions a round trip by the profile, p50 {p50}")
+    for s, v in sorted(prof.items(), key=lambda kv: -kv[1])[:a.top]:
+        print(f"  {v:9,.1f}  {s}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
