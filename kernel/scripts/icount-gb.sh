@@ -36,6 +36,8 @@ top=$(cd "$here/../.." && pwd)
 usage() { echo "icount-gb: $* (--help)" >&2; exit 2; }
 help() { sed -n '3,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0; }
 
+tmpmsg=$(mktemp)
+trap 'rm -f "$tmpmsg"' EXIT
 kernel= out= baseline= initramfs= run_dir= compare= check=0
 cache=/var/cache/knotif/kernel/debian
 while [ $# -gt 0 ]; do
@@ -79,30 +81,14 @@ if [ -n "$baseline" ]; then
 	[ -n "$compare" ] && [ -x "$compare" ] || usage "no knotif-compare (build the project, or --compare=PATH)"
 fi
 
-# the kernel: a pinned image, a package, or a file
-pinned=$(awk -v n="$kernel" '$1 == n { print $2, $3, $4 }' "$top/kernel/debian-images.txt")
-if [ -n "$pinned" ]; then
-	read -r pkg ver sha <<<"$pinned"
-	label="$kernel ($pkg $ver)"
-elif [[ "$kernel" == linux-image-* ]]; then
-	pkg=$kernel ver= sha=
-	label="$kernel"
-elif [ -f "$kernel" ]; then
-	pkg=
-	label="$kernel"
-else
-	usage "--kernel=$kernel: not a name of kernel/debian-images.txt ($(awk '!/^#/ && NF { printf "%s%s", n++ ? " " : "", $1 }' \
-		"$top/kernel/debian-images.txt")), a linux-image-* package or a file"
-fi
+# the kernel: a pinned image, a package, or a file (kernel-image.sh)
+"$here/kernel-image.sh" "$kernel" "$cache" --check 2>"$tmpmsg" || usage "$(cat "$tmpmsg")"
 [ "$check" = 0 ] || exit 0
-if [ -n "$pkg" ]; then
-	image=$("$here/debian-image.sh" "$pkg" "$cache" $ver $sha) || exit 1
-else
-	image=$kernel
-fi
+image=$("$here/kernel-image.sh" "$kernel" "$cache") || exit 1
+label=$kernel
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp" "$tmpmsg"' EXIT
 [ -n "$run_dir" ] || run_dir=$tmp/run
 
 # the overlay: the program (a host file, with its libraries) and its arguments

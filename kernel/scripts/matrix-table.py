@@ -12,7 +12,15 @@ of the repetitions' p50, floor_ratio likewise, the repetitions' own p50s,
 and "cv_percent": their coefficient of variation; an unsupported row keeps
 its error), and OUT/matrix.md: method x kernel, p50 instructions and
 x floor, a dagger where cv > 0.5 % (the repetitions then disagree: read
-the JSON's p50s). Reports only: nothing here fails a build.
+the JSON's p50s). With the guest's samples-histogram.csv (every round
+trip's instructions, counted per value), each knotif-bench row also gets its
+modes: values repeat exactly under -icount, so round trips fall on a few
+values, and a row whose repetitions disagree is one whose round trips split
+between paths in other shares. Each mode is given with its share, and each
+repetition with its share of the slowest mode beside its preemptions per
+round trip (procfs' involuntary switches: the wake-up that preempts the
+waker takes another path), so the cause is shown beside the effect. Reports
+only: nothing here fails a build.
 
 Usage: matrix-table.py OUT NAME=DIR [NAME=DIR...]"""
 import datetime
@@ -27,6 +35,48 @@ import gbrows  # noqa: E402  the one reader of Google Benchmark rows
 from vmmeta import load_meta  # noqa: E402  (this directory)
 
 CV_NOISY = 0.5	# %: the deterministic bench's own bound
+MODE_WIDTH = 0.005	# values within 0.5% of a mode's first value are that mode
+MODE_SHARE = 0.02	# a mode holds at least 2% of the round trips; the rest are outliers (ticks)
+
+
+def load_histogram(d):
+    """{(name, repetition): {instructions: round trips}} from samples-histogram.csv"""
+    path = os.path.join(d, "samples-histogram.csv")
+    hist = {}
+    if not os.path.exists(path):
+        return hist
+    with open(path) as f:
+        next(f, None)
+        for line in f:
+            name, rep, ns, count = line.strip().rsplit(",", 3)
+            h = hist.setdefault((name, int(rep)), {})
+            h[int(ns)] = h.get(int(ns), 0) + int(count)
+    return hist
+
+
+def modes_of(h):
+    """[(instructions, share)] of the modes of a histogram: runs of values within
+    MODE_WIDTH of their first value, each at its most frequent value, those
+    holding at least MODE_SHARE of all round trips, fastest first"""
+    total = sum(h.values())
+    clusters = []
+    for v in sorted(h):
+        if clusters and v <= clusters[-1][0] * (1 + MODE_WIDTH):
+            clusters[-1][1][v] = h[v]
+        else:
+            clusters.append((v, {v: h[v]}))
+    out = []
+    for _, c in clusters:
+        n = sum(c.values())
+        if n >= MODE_SHARE * total:
+            out.append((max(c, key=c.get), n / total))
+    return out
+
+
+def share_at_or_above(h, value):
+    """the share of round trips within MODE_WIDTH of value or slower"""
+    total = sum(h.values())
+    return sum(n for v, n in h.items() if v >= value * (1 - MODE_WIDTH)) / total if total else 0.0
 
 
 def figure(row, key):
@@ -55,6 +105,7 @@ def kernel_rows(name, d):
     """One kernel's matrix rows, in the files' order."""
     meta = load_meta(d)
     meta["kernel_log"] = kernel_log(d) if os.path.exists(os.path.join(d, "console.log")) else "not recorded"
+    hist = load_histogram(d)
     out = []
     for fn in ("knotif-bench.json", "knotif-stress-hotpath.json", "wake-cost.json"):
         path = os.path.join(d, fn)
@@ -77,6 +128,20 @@ def kernel_rows(name, d):
                        cv_percent=(statistics.pstdev(p50s) / mean * 100) if mean else 0.0)
             if ratios:
                 row["floor_ratio"] = statistics.median(ratios)
+            reps = [(i, h) for i, h in sorted((k[1], h) for k, h in hist.items() if k[0] == run_name)]
+            if reps:
+                pooled = {}
+                for _, h in reps:
+                    for v, n in h.items():
+                        pooled[v] = pooled.get(v, 0) + n
+                modes = modes_of(pooled)
+                row["modes"] = [{"instructions": v, "share": sh} for v, sh in modes]
+                if len(modes) > 1:
+                    slow = modes[-1][0]
+                    row["slowest_mode_share_repetitions"] = [share_at_or_above(h, slow) for _, h in reps]
+                pre = [b.get("preemptions_per_op") for b in run["iterations"]]
+                if all(p is not None for p in pre):
+                    row["preemptions_per_op_repetitions"] = pre
             out.append(row)
     return meta, out
 
@@ -107,6 +172,27 @@ def markdown(kernels, rows):
     return "\n".join(lines)
 
 
+def modes_section(kernels, rows):
+    """the rows whose round trips split between paths (two modes or more), and
+    each repetition's share of the slowest beside its preemptions"""
+    order = [k for k, _ in kernels]
+    split = [r for r in rows if len(r.get("modes", [])) > 1]
+    if not split:
+        return ""
+    split.sort(key=lambda r: (order.index(r["kernel"]), r["run_name"]))
+    lines = ["", "Rows whose round trips take more than one path (modes: instructions and share of all "
+             f"round trips, modes under {MODE_SHARE:.0%} left out; then per repetition: the share of the "
+             "slowest mode / preemptions per round trip):", ""]
+    for r in split:
+        modes = ", ".join(f"{m['instructions']:,} ({m['share']:.0%})" for m in r["modes"])
+        per_rep = ""
+        if "slowest_mode_share_repetitions" in r and "preemptions_per_op_repetitions" in r:
+            per_rep = "; " + " · ".join(f"{s:.0%}/{p:.2f}" for s, p in
+                                         zip(r["slowest_mode_share_repetitions"], r["preemptions_per_op_repetitions"]))
+        lines.append(f"- {r['kernel']} `{r['run_name']}`: {modes}{per_rep}")
+    return "\n".join(lines) + "\n"
+
+
 def main():
     if len(sys.argv) < 3 or any("=" not in a for a in sys.argv[2:]):
         sys.exit(__doc__.split("\n\n")[-1])
@@ -133,6 +219,7 @@ def main():
                 f"than {CV_NOISY}% (cv shown; {noisy} here): each repetition's p50 is in matrix.json. "
                 f"Instructions are not cycles: a serialising or microcoded instruction counts once.\n\n")
         f.write(markdown(kernels, rows) + "\n")
+        f.write(modes_section(kernels, rows))
         f.write("\nKernels: " + "; ".join(f"{k}: {v['label']}, `{(v['kernel_version'] or '?').split(' ')[0]}`"
                                          for k, v in context["kernels"].items()) + ".\n")
         unclean = [(k, v["kernel_log"]) for k, v in context["kernels"].items() if v["kernel_log"] != "clean"]

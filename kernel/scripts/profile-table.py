@@ -11,10 +11,14 @@ from the kernel's System.map (the guest boots with nokaslr); user space is
 one row, and kernel text outside the map (the BPF JIT's programs, the entry
 trampolines of the CPU entry area) gets a row per region.
 
-  profile-table.py --map System.map --short DIR --long DIR --samples SHORT,LONG --out-json FILE
+  profile-table.py --map System.map --short DIR --long DIR --floor-short DIR
+                   --floor-long DIR --samples SHORT,LONG --out-json FILE
 
-Each DIR holds profile.txt (the plugin's) and knotif-bench.json (the guest's,
-for the benchmark's own p50, shown beside the profile's total).
+knotif-bench measures its ping-pong floor beside every benchmark: the floor's
+own two runs are subtracted. Each DIR holds profile.txt (the plugin's) and
+knotif-bench.json (the guest's: the benchmark's own p50, context switches and
+preemptions, shown beside the profile's total; two runs whose p50 differ took
+different paths and their difference is not one round trip).
 """
 import argparse
 import bisect
@@ -64,27 +68,23 @@ def load_profile(d, kmap):
     return by_sym
 
 
-def bench_p50(d):
-    """the benchmark's own p50 (instructions: the guest clock counts them)"""
-    try:
-        with open(os.path.join(d, "knotif-bench.json")) as f:
-            doc = json.load(f)
-    except (OSError, ValueError):
-        return None, None
-    for b in doc.get("benchmarks", []):
-        if b.get("run_type") == "iteration":
-            return b["name"], b.get("p50")
-    return None, None
+def bench_rows(d):
+    """the guest's own rows but the floor's: {name: row} (p50 in instructions:
+    the guest clock counts them)"""
+    with open(os.path.join(d, "knotif-bench.json")) as f:
+        doc = json.load(f)
+    return {b["name"]: b for b in doc.get("benchmarks", [])
+            if b.get("run_type") == "iteration" and b.get("kind") != "floor"}
 
 
-def per_round_trip(map_path, short_dir, long_dir, short_n, long_n):
-    """{symbol: instructions per round trip}, the benchmark's name and p50"""
-    kmap = load_map(map_path)
+def per_round_trip(kmap, short_dir, long_dir, floor_short, floor_long, n):
+    """{symbol: instructions per round trip} of one benchmark: the difference
+    of its two runs less the floor's, over the n round trips between them"""
     a, b = load_profile(short_dir, kmap), load_profile(long_dir, kmap)
-    n = long_n - short_n
-    prof = {s: (b.get(s, 0) - a.get(s, 0)) / n for s in set(a) | set(b)}
-    name, p50 = bench_p50(long_dir)
-    return {s: v for s, v in prof.items() if abs(v) >= 0.05}, name, p50
+    fa, fb = load_profile(floor_short, kmap), load_profile(floor_long, kmap)
+    syms = set(a) | set(b) | set(fa) | set(fb)
+    prof = {s: ((b.get(s, 0) - a.get(s, 0)) - (fb.get(s, 0) - fa.get(s, 0))) / n for s in syms}
+    return {s: v for s, v in prof.items() if abs(v) >= 0.05}
 
 
 def main():
@@ -92,6 +92,8 @@ def main():
     ap.add_argument("--map", required=True)
     ap.add_argument("--short", required=True)
     ap.add_argument("--long", required=True)
+    ap.add_argument("--floor-short", required=True, help="the floor alone, SHORT round trips")
+    ap.add_argument("--floor-long", required=True)
     ap.add_argument("--samples", required=True, help="SHORT,LONG round trips")
     ap.add_argument("--label", default="")
     ap.add_argument("--out-json", required=True)
@@ -103,13 +105,33 @@ def main():
     except (ValueError, AssertionError):
         print("profile-table: --samples=SHORT,LONG with LONG > SHORT > 0", file=sys.stderr)
         return 2
-    prof, name, p50 = per_round_trip(a.map, a.short, a.long, short_n, long_n)
+    rows_short, rows_long = bench_rows(a.short), bench_rows(a.long)
+    if len(rows_long) != 1 or set(rows_short) != set(rows_long):
+        print(f"profile-table: want one benchmark in both runs, have {sorted(rows_short)} and {sorted(rows_long)}",
+              file=sys.stderr)
+        return 1
+    name, row = next(iter(rows_long.items()))
+    if row.get("error_occurred"):
+        # the kernel lacks it (6.1 has no sync wake-up): said, not profiled
+        with open(a.out_json, "w") as f:
+            json.dump({"benchmark": name, "label": a.label, "error": row.get("error_message")}, f, indent=1)
+        print(f"{name} on {a.label}: {row.get('error_message')}")
+        return 0
+    prof = per_round_trip(load_map(a.map), a.short, a.long, a.floor_short, a.floor_long, long_n - short_n)
     total = sum(prof.values())
-    doc = {"benchmark": name, "label": a.label, "samples": [short_n, long_n], "p50": p50,
+    # the two runs must take the same path: a repetition's mode shows in its p50
+    # and in how many of its switches were preemptions
+    runs = {k: {"p50": r[name].get("p50"), "ctx_switches_per_op": r[name].get("ctx_switches_per_op"),
+                "preemptions_per_op": r[name].get("preemptions_per_op"), "error": r[name].get("error_message")}
+            for k, r in (("short", rows_short), ("long", rows_long))}
+    doc = {"benchmark": name, "label": a.label, "samples": [short_n, long_n], "runs": runs,
+           "same_mode": runs["short"]["p50"] == runs["long"]["p50"],
            "profile_total": total, "instructions_per_round_trip": dict(sorted(prof.items(), key=lambda kv: -kv[1]))}
     with open(a.out_json, "w") as f:
         json.dump(doc, f, indent=1)
-    print(f"{name} on {a.label}: {total:,.0f} instructions a round trip by the profile, p50 {p50}")
+    print(f"{name} on {a.label}: {total:,.0f} instructions a round trip by the profile; "
+          f"p50 {runs['short']['p50']} ({short_n}) and {runs['long']['p50']} ({long_n}), "
+          f"preemptions a round trip {runs['long']['preemptions_per_op']}")
     for s, v in sorted(prof.items(), key=lambda kv: -kv[1])[:a.top]:
         print(f"  {v:9,.1f}  {s}")
     return 0
