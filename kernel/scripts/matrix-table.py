@@ -8,7 +8,8 @@ knotif-stress-hotpath.json, wake-cost.json), read through scripts/gbrows.py.
 Under -icount shift=0 a guest nanosecond is one instruction, so a p50 is
 instructions. Writes OUT/matrix.json: one Google Benchmark row per benchmark
 and kernel (name, run_name, "kernel" and "kernel_version", p50 the median
-of the repetitions' p50, floor_ratio likewise, the repetitions' own p50s,
+of the repetitions' p50, floor_ratio, context switches and preemptions per
+round trip likewise, the repetitions' own p50s,
 and "cv_percent": their coefficient of variation; an unsupported row keeps
 its error), and OUT/matrix.md: method x kernel, p50 instructions and
 x floor, a dagger where cv > 0.5 % (the repetitions then disagree: read
@@ -128,6 +129,10 @@ def kernel_rows(name, d):
                        cv_percent=(statistics.pstdev(p50s) / mean * 100) if mean else 0.0)
             if ratios:
                 row["floor_ratio"] = statistics.median(ratios)
+            for key in ("ctx_switches_per_op", "preemptions_per_op"):
+                vals = [b[key] for b in run["iterations"] if b.get(key) is not None]
+                if vals:
+                    row[key] = statistics.median(vals)
             reps = [(i, h) for i, h in sorted((k[1], h) for k, h in hist.items() if k[0] == run_name)]
             if reps:
                 pooled = {}

@@ -26,6 +26,8 @@ import json
 import os
 import sys
 
+KEEP = 100	# functions kept by name in the JSON; the rest are summed
+
 REGIONS = (  # x86-64 4-level layout (Documentation/arch/x86/x86_64/mm.rst)
     (0xfffffe0000000000, 0xfffffe7fffffffff, "[cpu entry area: entry trampolines]"),
     (0xffffffffa0000000, 0xfffffffffeffffff, "[module area: BPF JIT programs]"),
@@ -124,9 +126,14 @@ def main():
     runs = {k: {"p50": r[name].get("p50"), "ctx_switches_per_op": r[name].get("ctx_switches_per_op"),
                 "preemptions_per_op": r[name].get("preemptions_per_op"), "error": r[name].get("error_message")}
             for k, r in (("short", rows_short), ("long", rows_long))}
+    # the functions that matter, by size either way; the rest as one sum
+    ranked = sorted(prof.items(), key=lambda kv: -abs(kv[1]))
+    kept = dict(ranked[:KEEP])
+    if len(ranked) > KEEP:
+        kept[f"[{len(ranked) - KEEP} other functions]"] = sum(v for _, v in ranked[KEEP:])
     doc = {"benchmark": name, "label": a.label, "samples": [short_n, long_n], "runs": runs,
            "same_mode": runs["short"]["p50"] == runs["long"]["p50"],
-           "profile_total": total, "instructions_per_round_trip": dict(sorted(prof.items(), key=lambda kv: -kv[1]))}
+           "profile_total": total, "instructions_per_round_trip": kept}
     with open(a.out_json, "w") as f:
         json.dump(doc, f, indent=1)
     print(f"{name} on {a.label}: {total:,.0f} instructions a round trip by the profile; "

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# profile.sh KERNEL NAME PLUGIN INITRAMFS CACHE OUTDIR BENCH...
+# profile.sh KERNEL NAME PLUGIN INITRAMFS CACHE OUTDIR RUNDIR BENCH...
 #
 # Where a round trip's instructions go, by kernel function (make -f
 # Makefile.kernel vm-profile): KERNEL (kernel-image.sh: a pinned Debian
@@ -12,11 +12,12 @@
 # benchmark, the same way. Everything else in two boots of one benchmark is
 # the same, so (long - short) - (floor long - floor short), over
 # LONG - SHORT, is one round trip of BENCH alone (profile-table.py).
-# Writes OUTDIR/NAME/<bench>.json; runs in OUTDIR/NAME/runs.
+# Writes OUTDIR/NAME/<bench>.json; the guest runs (the plugin's raw counts,
+# megabytes) stay in RUNDIR/NAME.
 set -euo pipefail
-[ $# -ge 7 ] || { echo "usage: $0 KERNEL NAME PLUGIN INITRAMFS CACHE OUTDIR BENCH..." >&2; exit 2; }
-kernel=$1 name=$2 plugin=$3 initramfs=$4 cache=$5 outdir=$6
-shift 6
+[ $# -ge 8 ] || { echo "usage: $0 KERNEL NAME PLUGIN INITRAMFS CACHE OUTDIR RUNDIR BENCH..." >&2; exit 2; }
+kernel=$1 name=$2 plugin=$3 initramfs=$4 cache=$5 outdir=$6 rundir=$7
+shift 7
 here=$(cd "$(dirname "$0")" && pwd)
 short=${PROFILE_SHORT:-1000} long=${PROFILE_LONG:-3000}
 image=$("$here/kernel-image.sh" "$kernel" "$cache")
@@ -24,13 +25,13 @@ image=$("$here/kernel-image.sh" "$kernel" "$cache")
 map=$(ls "$(dirname "$image")"/System.map-* 2>/dev/null | head -1 || true)
 [ -n "$map" ] || map=$(dirname "$image")/../../../System.map
 [ -f "$map" ] || { echo "profile: no System.map for $image" >&2; exit 1; }
-dir=$outdir/$name
-mkdir -p "$dir/runs"
+dir=$outdir/$name runs=$rundir/$name
+mkdir -p "$dir" "$runs"
 
 boot() { # TAG FILTER SAMPLES
 	VM_PLUGIN=$plugin BENCH_SAMPLES=$3 VM_APPEND="knotif.filter=$2 ${VM_APPEND:-}" \
-		"$here/vm-run.sh" profile "$image" "$initramfs" "$dir/runs/$1-$3" "$name" /dev/null >/dev/null ||
-		{ echo "profile: the guest run $1 ($3 round trips) failed; see $dir/runs/$1-$3/console.log" >&2; exit 1; }
+		"$here/vm-run.sh" profile "$image" "$initramfs" "$runs/$1-$3" "$name" /dev/null >/dev/null ||
+		{ echo "profile: the guest run $1 ($3 round trips) failed; see $runs/$1-$3/console.log" >&2; exit 1; }
 }
 floor='^pingpong/(pipe|futex)/placement:same$'
 boot floor "$floor" "$short"
@@ -40,7 +41,7 @@ for b in "$@"; do
 	boot "$tag" "^$b/placement:same\$" "$short"
 	boot "$tag" "^$b/placement:same\$" "$long"
 	/usr/bin/python3 "$here/profile-table.py" --map "$map" --label "$name" --samples "$short,$long" \
-		--short "$dir/runs/$tag-$short" --long "$dir/runs/$tag-$long" \
-		--floor-short "$dir/runs/floor-$short" --floor-long "$dir/runs/floor-$long" \
+		--short "$runs/$tag-$short" --long "$runs/$tag-$long" \
+		--floor-short "$runs/floor-$short" --floor-long "$runs/floor-$long" \
 		--out-json "$dir/$tag.json" --top 12
 done

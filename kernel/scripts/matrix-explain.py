@@ -1,0 +1,255 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""matrix-explain.py: why the matrix's rows differ between kernels, from the runs.
+
+Reads vm-matrix's matrix.json (p50, context switches and preemptions per
+round trip, modes) and vm-profile's per-benchmark profiles (PROFILES/<kernel>/
+<bench>.json: one round trip's instructions by kernel function, the floor's
+taken out) and writes OUT.md, each question answered by the numbers that
+answer it, and OUT.json with those numbers. Nothing here is typed in by hand:
+every figure comes from the two inputs; the text around them only names what
+the figures are.
+
+Functions are grouped by name (GROUPS below): what a context switch and the
+scheduler's accounting cost, the system-call entry and exit with the
+mitigations a distribution turns on, seccomp and its filter (the BPF JIT's
+programs), user space (both processes, the harness's untimed part included),
+and the rest of the kernel.
+
+Usage: matrix-explain.py MATRIX.json PROFILES_DIR OUT.md OUT.json"""
+import json
+import os
+import re
+import statistics
+import sys
+
+GROUPS = (
+    ("scheduler and context switch", re.compile(
+        r"^(__?schedule|schedule|preempt_schedule|__switch_to|switch_mm|finish_task_switch|prepare_task_switch|"
+        r"pick_|put_prev|set_next|__?enqueue|__?dequeue|enqueue|dequeue|update_curr|__?update_load|update_cfs|"
+        r"update_min_vruntime|update_entity_lag|vruntime|avg_vruntime|place_entity|reweight|check_preempt|"
+        r"wakeup_preempt|resched|try_to_wake_up|ttwu|select_task_rq|update_rq_clock|sched_|native_sched_clock|"
+        r"psi_|cpuacct|__cgroup_account|account_|activate_task|deactivate_task|raw_spin_rq|_raw_spin_rq|"
+        r"wake_up_q|wake_q|__wake_up|autoremove_wake|default_wake_function|wait_for_completion|"
+        r"__?wait_for_common|do_wait_for_common|complete|prepare_to_wait|finish_wait|rt_mutex|rtlock|"
+        r"migrate_|hrtick|__perf_event_task_sched|perf_event_task_sched|set_next_buddy|yield_task|"
+        r"entity_eligible|pick_eevdf|task_tick|dl_server|update_curr_dl)")),
+    ("syscall entry, exit and mitigations", re.compile(
+        r"^(entry_|do_syscall|syscall_|x64_sys_call|__x86_|__x64_sys_|srso_|retbleed|clear_bhb|mds_|"
+        r"restore_regs|error_entry|native_irq_return|\[cpu entry area|exit_to_user|arch_exit|irqentry|"
+        r"switch_fpu|restore_fpregs|fpu__|xfd_|fpregs_|__pfx_|stackleak|fred_|asm_|ret_from_)")),
+    ("seccomp and its filter", re.compile(
+        r"^(__seccomp|seccomp|__secure_computing|\[module area|bpf_|__bpf|___bpf|populate_seccomp)")),
+    ("user space", re.compile(r"^\[user\]$")),
+)
+OTHER = "rest of the kernel"
+GROUP_NAMES = [g for g, _ in GROUPS] + [OTHER]
+TOP = 8
+
+
+def group_of(sym):
+    for name, rx in GROUPS:
+        if rx.match(sym):
+            return name
+    return OTHER
+
+
+def by_group(prof):
+    out = dict.fromkeys(GROUP_NAMES, 0.0)
+    for sym, v in prof.items():
+        out[group_of(sym)] += v
+    return out
+
+
+class Data:
+    def __init__(self, matrix_path, profiles):
+        with open(matrix_path) as f:
+            doc = json.load(f)
+        self.date = doc["context"].get("date", "?")
+        self.rows = {(b["run_name"], b["kernel"]): b for b in doc["benchmarks"]}
+        self.profiles = profiles
+        self.used = {}
+
+    def row(self, bench, kernel):
+        return self.rows.get((bench + "/placement:same", kernel))
+
+    def p50(self, bench, kernel):
+        r = self.row(bench, kernel)
+        return None if r is None or r.get("error_occurred") else r["p50"]
+
+    def profile(self, bench, kernel):
+        path = os.path.join(self.profiles, kernel, bench.replace("/", "-") + ".json")
+        if not os.path.exists(path):
+            return None
+        with open(path) as f:
+            doc = json.load(f)
+        if "error" in doc:
+            return None
+        self.used[f"{kernel}/{bench}"] = {"same_mode": doc["same_mode"], "runs": doc["runs"],
+                                          "profile_total": doc["profile_total"]}
+        return doc["instructions_per_round_trip"]
+
+
+def fmt(v, sign=False):
+    if v is None:
+        return "—"
+    return f"{v:+,.0f}" if sign else f"{v:,.0f}"
+
+
+def counters(r):
+    if r is None or r.get("error_occurred"):
+        return "—", "—"
+    cs, pre = r.get("ctx_switches_per_op"), r.get("preemptions_per_op")
+    return (f"{cs:.2f}" if cs is not None else "—"), (f"{pre:.2f}" if pre is not None else "—")
+
+
+def compare(data, out, summary, key, title, question, pairs):
+    """pairs: [(label, (bench, kernel) A, (bench, kernel) B)]: B against A, by p50,
+    by switches, and by the profile's groups and functions"""
+    out += [f"## {title}", "", question, ""]
+    out.append("| | A: p50 | B: p50 | B / A | switches A → B | preemptions A → B |")
+    out.append("|---|---:|---:|---:|---:|---:|")
+    summary[key] = []
+    for label, a, b in pairs:
+        pa, pb = data.p50(*a), data.p50(*b)
+        ca, pra = counters(data.row(*a))
+        cb, prb = counters(data.row(*b))
+        ratio = f"{pb / pa:.2f}×" if pa and pb else "—"
+        out.append(f"| {label} | {fmt(pa)} | {fmt(pb)} | {ratio} | {ca} → {cb} | {pra} → {prb} |")
+        summary[key].append({"label": label, "a": list(a), "b": list(b), "p50_a": pa, "p50_b": pb})
+    out.append("")
+    profiled = [(label, a, b, data.profile(*a), data.profile(*b)) for label, a, b in pairs]
+    profiled = [p for p in profiled if p[3] is not None and p[4] is not None]
+    if not profiled:
+        out += ["(no profile of these runs: `make -f Makefile.kernel vm-explain`)", ""]
+        return
+    out.append("Where B's extra instructions go, per round trip (vm-profile; B − A by group):")
+    out.append("")
+    out.append("| | " + " | ".join(GROUP_NAMES) + " | total |")
+    out.append("|---|" + "---:|" * (len(GROUP_NAMES) + 1))
+    for label, a, b, pa, pb in profiled:
+        ga, gb = by_group(pa), by_group(pb)
+        delta = {g: gb[g] - ga[g] for g in GROUP_NAMES}
+        out.append(f"| {label} | " + " | ".join(fmt(delta[g], True) for g in GROUP_NAMES) +
+                   f" | {fmt(sum(delta.values()), True)} |")
+        syms = {s: pb.get(s, 0) - pa.get(s, 0) for s in set(pa) | set(pb)}
+        top = sorted(syms.items(), key=lambda kv: -abs(kv[1]))[:TOP]
+        for entry in summary[key]:
+            if entry["label"] == label:
+                entry["groups_b_minus_a"] = delta
+                entry["top_functions_b_minus_a"] = dict(top)
+    out.append("")
+    for label, a, b, pa, pb in profiled:
+        entry = next(e for e in summary[key] if e["label"] == label)
+        funcs = ", ".join(f"`{s}` {fmt(v, True)}" for s, v in entry["top_functions_b_minus_a"].items())
+        out.append(f"- {label}, the functions that moved most: {funcs}")
+    out.append("")
+
+
+def modes(data, out, summary):
+    """every row with two modes or more: does the slowest mode's share follow the
+    preemptions, repetition by repetition?"""
+    out += ["## The modes behind a †", "",
+            "A row's repetitions disagree when its round trips split between paths in other shares "
+            "(matrix.md lists each mode). Per repetition, the share of round trips on the slowest path "
+            "beside the preemptions per round trip; r is their correlation over every repetition of "
+            "the row, and share + preemptions is their sum (1.00 when each round trip that is not "
+            "preempted takes the slow path):", ""]
+    out.append("| kernel | benchmark | modes | r | share + preemptions (per repetition) |")
+    out.append("|---|---|---|---:|---|")
+    summary["modes"] = []
+    for (name, kernel), r in sorted(data.rows.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        shares, pre = r.get("slowest_mode_share_repetitions"), r.get("preemptions_per_op_repetitions")
+        if not shares or not pre or len(r.get("modes", [])) < 2:
+            continue
+        corr = None
+        if len(set(shares)) > 1 and len(set(pre)) > 1:
+            corr = statistics.correlation(shares, pre)
+        sums = [s + p for s, p in zip(shares, pre)]
+        ms = ", ".join(f"{m['instructions']:,} ({m['share']:.0%})" for m in r["modes"])
+        out.append(f"| {kernel} | `{name}` | {ms} | {'—' if corr is None else f'{corr:+.2f}'} | "
+                   + " · ".join(f"{v:.2f}" for v in sums) + " |")
+        summary["modes"].append({"kernel": kernel, "benchmark": name, "modes": r["modes"],
+                                 "correlation": corr, "share_plus_preemptions": sums})
+    out.append("")
+
+
+def main():
+    if len(sys.argv) != 5:
+        sys.exit(__doc__.split("\n\n")[-1])
+    matrix, profiles, out_md, out_json = sys.argv[1:]
+    data = Data(matrix, profiles)
+    out = ["<!-- SPDX-License-Identifier: GPL-2.0 -->",
+           "# What the kernel matrix shows, measured",
+           "",
+           f"Produced by `make -f Makefile.kernel vm-explain` from `results/kernel/matrix.json` (vm-matrix, "
+           f"{data.date[:10]}) and vm-profile's profiles (`results/kernel/profile/`); do not edit by hand. "
+           "Each figure is instructions per round trip under `-icount` (one vCPU: target and supervisor "
+           "share it). A profile is one round trip of one benchmark: two guest runs of it (1,000 and 3,000 "
+           "round trips) and two of the ping-pong floor knotif-bench measures beside it, counted by QEMU's "
+           "tbcount plugin per translated block and summed per kernel function (System.map), "
+           "(long − short) − (floor long − floor short) over 2,000. It includes what the timed loop leaves out "
+           "(the harness's clock reads, ADDFD's fstat and close of the descriptor it got), so its total "
+           "exceeds the p50; differences between kernels or methods compare like with like.",
+           ""]
+    summary = {}
+    sw = ("Switches and preemptions are per round trip, target and supervisor together "
+          "(procfs: every context switch, and the involuntary ones among them).")
+    compare(data, out, summary, "addfd", "ADDFD against a plain reply",
+            "What ADDFD (install a descriptor in the target, then reply) costs beyond a plain reply, and why "
+            f"that differs between kernels. {sw}",
+            [("async, knotif-stock (tinyconfig)", ("unotif/async/emulate", "knotif-stock"),
+              ("unotif/async/addfd", "knotif-stock")),
+             ("async, debian-6.12", ("unotif/async/emulate", "debian-6.12"), ("unotif/async/addfd", "debian-6.12")),
+             ("async, debian-6.12-rt", ("unotif/async/emulate", "debian-6.12-rt"),
+              ("unotif/async/addfd", "debian-6.12-rt")),
+             ("async, debian-6.1", ("unotif/async/emulate", "debian-6.1"), ("unotif/async/addfd", "debian-6.1"))])
+    compare(data, out, summary, "sync_addfd", "Sync-mode ADDFD against async",
+            "What ADDFD costs in sync wake-up mode (`SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP`, sold as the fast "
+            f"one) against async mode, kernel by kernel. {sw}",
+            [("knotif-stock", ("unotif/async/addfd", "knotif-stock"), ("unotif/sync/addfd", "knotif-stock")),
+             ("debian-6.12", ("unotif/async/addfd", "debian-6.12"), ("unotif/sync/addfd", "debian-6.12")),
+             ("debian-6.12-rt", ("unotif/async/addfd", "debian-6.12-rt"), ("unotif/sync/addfd", "debian-6.12-rt"))])
+    compare(data, out, summary, "sync_emulate", "Sync-mode emulate against async",
+            f"What sync wake-up does to a plain reply. {sw}",
+            [("knotif-stock", ("unotif/async/emulate", "knotif-stock"), ("unotif/sync/emulate", "knotif-stock")),
+             ("debian-6.12", ("unotif/async/emulate", "debian-6.12"), ("unotif/sync/emulate", "debian-6.12")),
+             ("debian-6.12-rt", ("unotif/async/emulate", "debian-6.12-rt"),
+              ("unotif/sync/emulate", "debian-6.12-rt"))])
+    methods = ("null", "unotif/async/emulate", "unotif/async/addfd", "unotif/sync/emulate", "unotif/sync/addfd",
+               "ptrace-seccomp/emulate")
+    compare(data, out, summary, "rt", "PREEMPT_RT",
+            f"What Debian's PREEMPT_RT image does to each method, against its generic image of the same "
+            f"version. {sw}",
+            [(m, (m, "debian-6.12"), (m, "debian-6.12-rt")) for m in methods])
+    compare(data, out, summary, "v61_v612", "Debian 6.1 → 6.12",
+            "What changed between Debian 12's default kernel and its 6.12 backport, per method (6.1 has no "
+            f"sync wake-up: 6.6 added it). A 6.1 row with modes compares its median repetition. {sw}",
+            [(m, (m, "debian-6.1"), (m, "debian-6.12"))
+             for m in ("null", "unotif/async/emulate", "unotif/async/addfd", "ptrace-seccomp/emulate")])
+    compare(data, out, summary, "distro", "A distribution's kernel against tinyconfig",
+            "What each method pays on Debian's generic kernel against knotif's tinyconfig build of the same "
+            "6.12.118: the preemption model (voluntary against none), hardening and the mitigations "
+            "(return thunks, entry trampolines) as TCG's `-cpu max` presents a CPU to them, and accounting "
+            f"(cgroups, PSI, audit). {sw}",
+            [(m, (m, "knotif-stock"), (m, "debian-6.12")) for m in methods])
+    modes(data, out, summary)
+    out += ["## What `-icount` cannot show", "",
+            "Instructions are not cycles. A serialising or microcoded instruction (a CR3 write when page-table "
+            "isolation switches address spaces, `verw` clearing CPU buffers, an indirect-branch barrier, "
+            "`swapgs`, `sysret`) counts as one, yet costs tens to hundreds of cycles on hardware; a cache "
+            "or TLB miss costs nothing here. So the mitigations' share above is their instruction count, a "
+            "floor of their real cost, and which of them run depends on the CPU the guest is shown "
+            "(`-cpu max`: TCG's model, not a real part's bugs). Cross-CPU effects (wake-up IPIs, a "
+            "supervisor on another CPU) need more than one vCPU, which `-icount` does not time. These "
+            "figures rank code paths; hardware timings (knotif-bench on the host) rank machines.", ""]
+    summary["profiles_used"] = data.used
+    with open(out_md, "w") as f:
+        f.write("\n".join(out))
+    with open(out_json, "w") as f:
+        json.dump(summary, f, indent=1)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
