@@ -148,7 +148,8 @@ static int fork_command(struct traced_tasks *t, struct knotif_trace_bpf *skel)
 	int go[2] = { -1, -1 }, exec_err[2] = { -1, -1 }, err;
 	pid_t child, tracer = getpid();
 
-	if (pipe(go) || pipe2(exec_err, O_CLOEXEC)) {
+	/* both close on exec: the command must not inherit the tracer's pipes */
+	if (pipe2(go, O_CLOEXEC) || pipe2(exec_err, O_CLOEXEC)) {
 		err = -errno;
 		fprintf(stderr, "%s: starting %s: %s\n", knotif_prog, t->command[0],
 			strerror(-err));

@@ -99,8 +99,7 @@ int mount_policy_check(const char *type, unsigned long flags, const char *data, 
 		snprintf(why, why_len, "filesystem type '%.40s' is not allowed (tmpfs is)", type);
 		return EPERM;
 	}
-	if ((flags & MS_MGC_MSK) == MS_MGC_VAL)	/* the old magic: mount(2) drops it */
-		flags &= ~MS_MGC_MSK;
+	/* no MS_MGC_VAL here: the filter leaves calls carrying it to the kernel (emulate_mount.c) */
 	if (flags & ~(unsigned long)ALLOWED_FLAGS) {
 		snprintf(why, why_len, "mount flags %#lx are not allowed", flags & ~(unsigned long)ALLOWED_FLAGS);
 		return EPERM;
