@@ -40,7 +40,8 @@ int emulate_mount_wants(const struct seccomp_notif *req)
 static int read_strings(int listener, const struct seccomp_notif *req, struct mount_call *c)
 {
 	static const char *const names[] = { "source", "target", "filesystem type", "options" };
-	static const int too_long[] = { EINVAL, ENAMETOOLONG, ENODEV, EINVAL };
+	/* what the kernel says for each: copy_mount_string() EINVAL, getname() ENAMETOOLONG */
+	static const int too_long[] = { EINVAL, ENAMETOOLONG, EINVAL, EINVAL };
 	const char **out[] = { &c->source, &c->target, &c->type, &c->data };
 	static const int arg[] = { 0, 1, 2, 4 };
 	struct target_mem m;

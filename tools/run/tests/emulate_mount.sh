@@ -71,6 +71,8 @@ refused "a type with an escape sequence" EPERM "type 'ev\\\\x1b\\[2Jil' is not a
 	"$(printf 'ev\033[2Jil')" x "$box/own" 0 -
 ! grep -q "$(printf '\033')" "$log" || fail "a raw ESC reached the log"
 refused "no type" ENODEV "no filesystem type" "$box/own" - x "$box/own" 0 -
+refused "a type longer than a page" EINVAL "reading the filesystem type: longer than a page" "$box/own" \
+	"$(head -c 5000 /dev/zero | tr '\0' t)" x "$box/own" 0 -
 refused "MS_SYNCHRONOUS" EPERM "mount flags 0x10 are not allowed" "$box/own" tmpfs x "$box/own" 10 -
 refused "a size over the limit" EPERM "size=1g is over the limit" "$box/own" tmpfs x "$box/own" 0 size=1g
 refused "size=0 (unlimited)" EPERM "size=0 is over the limit" "$box/own" tmpfs x "$box/own" 0 size=0
