@@ -16,6 +16,10 @@ mitigations a distribution turns on, seccomp and its filter (the BPF JIT's
 programs), user space (both processes, the harness's untimed part included),
 and the rest of the kernel.
 
+OUT-summary.md (beside OUT.md) holds one generated line per comparison, for
+the README: the ratio, the switches, and the group holding most of the
+difference.
+
 Usage: matrix-explain.py MATRIX.json PROFILES_DIR OUT.md OUT.json"""
 import json
 import os
@@ -106,6 +110,7 @@ def counters(r):
 def compare(data, out, summary, key, title, question, pairs):
     """pairs: [(label, (bench, kernel) A, (bench, kernel) B)]: B against A, by p50,
     by switches, and by the profile's groups and functions"""
+    TITLES[key] = title
     out += [f"## {title}", "", question, ""]
     out.append("| | A: p50 | B: p50 | B / A | switches A → B | preemptions A → B |")
     out.append("|---|---:|---:|---:|---:|---:|")
@@ -116,7 +121,8 @@ def compare(data, out, summary, key, title, question, pairs):
         cb, prb = counters(data.row(*b))
         ratio = f"{pb / pa:.2f}×" if pa and pb else "—"
         out.append(f"| {label} | {fmt(pa)} | {fmt(pb)} | {ratio} | {ca} → {cb} | {pra} → {prb} |")
-        summary[key].append({"label": label, "a": list(a), "b": list(b), "p50_a": pa, "p50_b": pb})
+        summary[key].append({"label": label, "a": list(a), "b": list(b), "p50_a": pa, "p50_b": pb,
+                             "switches": [ca, cb], "preemptions": [pra, prb]})
     out.append("")
     profiled = [(label, a, b, data.profile(*a), data.profile(*b)) for label, a, b in pairs]
     profiled = [p for p in profiled if p[3] is not None and p[4] is not None]
@@ -144,6 +150,35 @@ def compare(data, out, summary, key, title, question, pairs):
         funcs = ", ".join(f"`{s}` {fmt(v, True)}" for s, v in entry["top_functions_b_minus_a"].items())
         out.append(f"- {label}, the functions that moved most: {funcs}")
     out.append("")
+
+
+TITLES = {}
+
+
+def summary_lines(summary):
+    """one generated line per comparison: B/A, the switches, and where most of
+    the difference is (the group with the largest share of it, by the profile)"""
+    lines = []
+    for key, title in TITLES.items():
+        parts = []
+        for e in summary.get(key, []):
+            if not e["p50_a"] or not e["p50_b"]:
+                continue
+            part = f"{e['label']} {e['p50_b'] / e['p50_a']:.2f}× ({e['switches'][0]} → {e['switches'][1]} switches"
+            groups = e.get("groups_b_minus_a")
+            total = sum(groups.values()) if groups else 0
+            if groups and abs(total) >= 50:
+                g, v = max(groups.items(), key=lambda kv: abs(kv[1]))
+                part += f"; {v / total:.0%} of the profile's {total:+,.0f} in {g}"
+            parts.append(part + ")")
+        if parts:
+            lines.append(f"- **{title}**: " + "; ".join(parts) + ".")
+    modes = summary.get("modes", [])
+    if modes:
+        sums = [v for m in modes for v in m["share_plus_preemptions"]]
+        lines.append(f"- **Modes**: {len(modes)} rows take more than one path; per repetition, the slow path's "
+                     f"share plus the preemptions per round trip is {min(sums):.2f}–{max(sums):.2f}.")
+    return lines
 
 
 def modes(data, out, summary):
@@ -249,6 +284,8 @@ def main():
     with open(out_json, "w") as f:
         json.dump(summary, f, indent=1)
         f.write("\n")
+    with open(os.path.splitext(out_md)[0] + "-summary.md", "w") as f:
+        f.write("\n".join(summary_lines(summary)) + "\n")
 
 
 if __name__ == "__main__":
