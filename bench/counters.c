@@ -14,6 +14,9 @@
 /* what perf counts (the first PERF_COUNTS), then what only procfs says */
 enum { SWITCHES, MIGRATIONS, CPU_NS, PERF_COUNTS, PREEMPTIONS = PERF_COUNTS, READINGS };
 
+_Static_assert(sizeof(((struct counters *)0)->start[0]) == READINGS * sizeof(int64_t),
+	       "counters.h's start[][] holds every reading");
+
 static const uint64_t perf_events[PERF_COUNTS] = {
 	[SWITCHES] = PERF_COUNT_SW_CONTEXT_SWITCHES,
 	[MIGRATIONS] = PERF_COUNT_SW_CPU_MIGRATIONS,

@@ -276,6 +276,7 @@ static void run_one(const struct options *o, struct result *r, struct bench *b, 
 		write_samples(samples_out, r, b->shared, b->per_rep_cap);
 	r->reps = b->shared->reps_done;
 	r->timer_ns = b->shared->timer_ns;
+	r->warmup = b->shared->warmup;
 	for (int rep = 0; rep < r->reps; rep++)
 		result_add_rep(r, rep, b->shared->samples + rep * b->per_rep_cap, &b->shared->rep[rep]);
 	r->status = RESULT_OK;

@@ -40,6 +40,7 @@ struct result {
 	int reps;
 	int64_t iterations;		/* per repetition */
 	int64_t timer_ns;
+	int64_t warmup;			/* untimed round trips before the first repetition */
 	double fig[BENCH_MAX_REPS][FIG_COUNT];
 };
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# debian-config.sh DEBIAN_CONFIG SRC OBJ [FRAGMENT...]
+# debian-config.sh [--modules] DEBIAN_CONFIG SRC OBJ [FRAGMENT...]
 #
 # Writes OBJ/.config: Debian's own kernel config (DEBIAN_CONFIG, e.g.
 # /usr/src/linux-config-6.12/config.amd64_none_amd64.xz from linux-config-6.12)
@@ -24,9 +24,14 @@
 #
 # It then says how many options are built in, and lists the input's built-in
 # options that olddefconfig dropped because they depend on an unset module.
+#
+# --modules keeps Debian's modules and MODULES (steps 1 and 2 left out): the
+# start of make deb's config (deb-build.sh), which localmodconfig trims next.
 set -euo pipefail
 
-[ $# -ge 3 ] || { echo "usage: $0 DEBIAN_CONFIG SRC OBJ [FRAGMENT...]" >&2; exit 2; }
+modules=0
+[ "${1:-}" = --modules ] && { modules=1; shift; }
+[ $# -ge 3 ] || { echo "usage: $0 [--modules] DEBIAN_CONFIG SRC OBJ [FRAGMENT...]" >&2; exit 2; }
 debconf=$1 src=$2 obj=$3
 shift 3
 [ -r "$debconf" ] || { echo "debian-config: cannot read $debconf (apt-get install linux-config-6.12)" >&2; exit 1; }
@@ -38,12 +43,16 @@ case "$debconf" in
 *) cat "$debconf" ;;
 esac > "$obj/.config.debian"
 
-# 1. every =m unset
-sed -E 's/^(CONFIG_[A-Za-z0-9_]+)=m$/# \1 is not set/' "$obj/.config.debian" > "$obj/.config"
-# 2-4.
 cfg() { "$src/scripts/config" --file "$obj/.config" "$@"; }
-cfg --disable MODULES \
-	--set-str SYSTEM_TRUSTED_KEYS "" --set-str SYSTEM_REVOCATION_KEYS "" \
+if [ $modules = 0 ]; then
+	# 1. every =m unset, 2. MODULES off
+	sed -E 's/^(CONFIG_[A-Za-z0-9_]+)=m$/# \1 is not set/' "$obj/.config.debian" > "$obj/.config"
+	cfg --disable MODULES
+else
+	cp "$obj/.config.debian" "$obj/.config"
+fi
+# 3-4.
+cfg --set-str SYSTEM_TRUSTED_KEYS "" --set-str SYSTEM_REVOCATION_KEYS "" \
 	--disable DEBUG_INFO --disable DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT \
 	--disable DEBUG_INFO_BTF --enable DEBUG_INFO_NONE
 # 5.
@@ -51,6 +60,7 @@ for f in "$@"; do
 	grep -E '^(CONFIG_|# CONFIG_)' "$f" >> "$obj/.config"
 done
 make -s -C "$src" O="$obj" olddefconfig >/dev/null
+[ $modules = 0 ] || exit 0
 
 builtin=$(grep -cE '^CONFIG_[A-Za-z0-9_]+=y$' "$obj/.config")
 echo "  CONFIG  $obj/.config: Debian's $(basename "$debconf"), $builtin built-in options" \

@@ -15,6 +15,8 @@ set -euo pipefail
 [ $# -eq 5 ] || { echo "usage: $0 KERNEL INITRAMFS UNOTIF_ROUNDTRIP COMPARE DIR" >&2; exit 2; }
 kernel=$1 initramfs=$2 prog=$3 compare=$4 dir=$5
 here=$(cd "$(dirname "$0")" && pwd)
+[ -x "$prog" ] || { echo "vm-gb-check: no $prog (make -f Makefile.kernel bench-bin)" >&2; exit 2; }
+[ -x "$compare" ] || { echo "vm-gb-check: no $compare (build the project first: cmake --build build)" >&2; exit 2; }
 # about 2% of a 6.1 or 6.12 round trip (8,500-10,000 instructions; ~4 a turn)
 WORK=${GB_CHECK_WORK:-50}
 args=(--benchmark_filter=ioctl --samples=1000 --benchmark_repetitions=3)
@@ -26,10 +28,11 @@ gb() { # NAME [--baseline=FILE] -- ARGS...: one guest run, its JSON in DIR/NAME.
 	"$here/icount-gb.sh" --kernel="$kernel" --initramfs="$initramfs" --compare="$compare" \
 		--run-dir="$dir/run-$name" --out="$dir/$name.json" "$@"
 }
-p50() {
-	/usr/bin/python3 -c 'import json,statistics,sys
-rows=[b for b in json.load(open(sys.argv[1]))["benchmarks"] if b.get("run_type")=="iteration" and b["name"].startswith("unotif/")]
-print(statistics.median(b["p50"] for b in rows))' "$1"
+p50() { # FILE: the unotif row's p50, the median over its repetitions
+	[ -s "$1" ] || { echo "vm-gb-check: no $1" >&2; exit 1; }
+	PYTHONPATH=$here/../../scripts /usr/bin/python3 -c 'import gbrows, statistics, sys
+runs = gbrows.runs(gbrows.load(sys.argv[1]))
+print(statistics.median(b["p50"] for n, r in runs.items() if n.startswith("unotif/") for b in r["iterations"]))' "$1"
 }
 fail=0
 gb base -- "$prog" "${args[@]}"
@@ -40,8 +43,11 @@ else
 fi
 rc=0
 gb slow --baseline="$dir/base.json" -- "$prog" "${args[@]}" --supervisor-work="$WORK" > "$dir/slow.txt" 2>&1 || rc=$?
+[ -s "$dir/slow.json" ] || { echo "not ok - the slower supervisor's run stored nothing:"; sed 's/^/# /' "$dir/slow.txt"; exit 1; }
+base_p50=$(p50 "$dir/base.json")
+slow_p50=$(p50 "$dir/slow.json")
 change=$(/usr/bin/python3 -c 'import sys; print(f"{(float(sys.argv[2]) / float(sys.argv[1]) - 1) * 100:.2f}")' \
-	"$(p50 "$dir/base.json")" "$(p50 "$dir/slow.json")")
+	"$base_p50" "$slow_p50")
 echo "# --supervisor-work=$WORK: p50 $change% slower than base"
 if ! /usr/bin/python3 -c 'import sys; sys.exit(not 1.5 <= float(sys.argv[1]) <= 3.0)' "$change"; then
 	echo "not ok - the slower supervisor is $change% slower, not 1.5-3% (set GB_CHECK_WORK)"; fail=1

@@ -61,7 +61,16 @@ done
 [ -n "$out" ] || usage "--out is required"
 [ -d "$(dirname "$out")" ] && [ -w "$(dirname "$out")" ] || usage "--out=$out: its directory is not writable"
 [ ! -e "$out" ] || [ -f "$out" -a -w "$out" ] || usage "--out=$out is not a writable file"
-[ -z "$baseline" ] || [ -r "$baseline" ] || usage "--baseline=$baseline cannot be read"
+[ -z "$baseline" ] || [ -f "$baseline" -a -r "$baseline" ] || usage "--baseline=$baseline cannot be read"
+[ -z "$baseline" ] || [ ! "$out" -ef "$baseline" ] || usage "--out and --baseline are the same file"
+# the run directory is emptied first (vm-run.sh): only a new or empty one
+if [ -n "$run_dir" ]; then
+	[ ! -e "$run_dir" ] || { [ -d "$run_dir" ] && [ -z "$(ls -A "$run_dir")" ]; } ||
+		usage "--run-dir=$run_dir exists and is not empty"
+	[ -d "$(dirname "$run_dir")" ] && [ -w "$(dirname "$run_dir")" ] || usage "--run-dir=$run_dir cannot be made"
+fi
+{ [ -d "$cache" ] && [ -w "$cache" ]; } || { [ ! -e "$cache" ] && [ -w "$(dirname "$cache")" ]; } ||
+	[ -f "$kernel" ] || usage "--cache=$cache is not writable"
 [ "$check" = 1 ] || [ -r "$initramfs" ] || usage "--initramfs=$initramfs cannot be read (make -f Makefile.kernel initramfs)"
 
 program=$1
@@ -97,8 +106,11 @@ mkdir -p "$root/knotif/gb"
 guest_out=/tmp/gb.json
 if [[ "$program" == */* ]]; then
 	cp "$program" "$root/knotif/gb/$(basename "$program")"
-	# the loader and every library, at the paths the program asks for
-	ldd "$program" 2>/dev/null | grep -oE '/[^ ]+' | while read -r lib; do
+	# the loader and every library, at the paths the program asks for (a static
+	# program has none: ldd fails on it, or names none)
+	libs=$(ldd "$program" 2>/dev/null || true)
+	case "$libs" in *"not found"*) usage "$program: a library is missing on this host: $(grep -m1 'not found' <<<"$libs")" ;; esac
+	for lib in $(grep -oE '/[^ ]+' <<<"$libs" || true); do
 		mkdir -p "$root$(dirname "$lib")"
 		cp -L "$lib" "$root$lib"
 	done
@@ -121,10 +133,12 @@ cat "$initramfs" "$tmp/overlay.cpio.gz" > "$tmp/initramfs.cpio.gz"
 rc=0
 "$here/vm-run.sh" gb "$image" "$tmp/initramfs.cpio.gz" "$run_dir" "$label" /dev/null || rc=$?
 if [ ! -s "$run_dir/gb.json" ]; then
-	echo "icount-gb: the command wrote no JSON in the guest; see $run_dir/console.log" >&2
+	echo "icount-gb: the command wrote no JSON in the guest; the end of its console:" >&2
+	tail -20 "$run_dir/console.log" | sed 's/^/  /' >&2
 	exit 1
 fi
-cp "$run_dir/gb.json" "$out.tmp.$$" && mv "$out.tmp.$$" "$out"
+cp "$run_dir/gb.json" "$out.tmp.$$" && mv "$out.tmp.$$" "$out" ||
+	{ rm -f "$out.tmp.$$"; echo "icount-gb: cannot store $out" >&2; exit 1; }
 echo "  GB      $out ($label, -icount)"
 [ $rc = 0 ] || { echo "icount-gb: the guest run failed (exit $rc); $out holds what it wrote" >&2; exit 1; }
 [ -n "$baseline" ] || exit 0

@@ -26,6 +26,14 @@ else
 		"$list")), a linux-image-* package or a file" >&2
 	exit 2
 fi
-[ -z "$check" ] || exit 0
+if [ -n "$check" ]; then
+	# a package the archive does not have fails here, before anything is built
+	if [ -z "$ver" ] && command -v apt-cache >/dev/null &&
+		! apt-cache show "$pkg" 2>/dev/null | grep '^Package:' >/dev/null; then
+		echo "--kernel=$kernel: no such package in the archive (apt-get update)" >&2
+		exit 2
+	fi
+	exit 0
+fi
 # shellcheck disable=SC2086  # no version: the newest
 "$here/debian-image.sh" "$pkg" "$cache" $ver $sha

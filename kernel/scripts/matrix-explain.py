@@ -10,7 +10,7 @@ answer it, and OUT.json with those numbers. Nothing here is typed in by hand:
 every figure comes from the two inputs; the text around them only names what
 the figures are.
 
-Functions are grouped by name (GROUPS below): what a context switch and the
+Functions are grouped by name (symgroups.py): what a context switch and the
 scheduler's accounting cost, the system-call entry and exit with the
 mitigations a distribution turns on, seccomp and its filter (the BPF JIT's
 programs), user space (both processes, the harness's untimed part included),
@@ -23,46 +23,14 @@ difference.
 Usage: matrix-explain.py MATRIX.json PROFILES_DIR OUT.md OUT.json"""
 import json
 import os
-import re
 import statistics
 import sys
 
-GROUPS = (
-    ("scheduler and context switch", re.compile(
-        r"^(__?schedule|schedule|preempt_schedule|__switch_to|switch_mm|finish_task_switch|prepare_task_switch|"
-        r"pick_|put_prev|set_next|__?enqueue|__?dequeue|enqueue|dequeue|update_curr|__?update_load|update_cfs|"
-        r"update_min_vruntime|update_entity_lag|vruntime|avg_vruntime|place_entity|reweight|check_preempt|"
-        r"wakeup_preempt|resched|try_to_wake_up|ttwu|select_task_rq|update_rq_clock|sched_|native_sched_clock|"
-        r"psi_|cpuacct|__cgroup_account|account_|activate_task|deactivate_task|raw_spin_rq|_raw_spin_rq|"
-        r"wake_up_q|wake_q|__wake_up|autoremove_wake|default_wake_function|wait_for_completion|"
-        r"__?wait_for_common|do_wait_for_common|complete|prepare_to_wait|finish_wait|rt_mutex|rtlock|"
-        r"migrate_|hrtick|__perf_event_task_sched|perf_event_task_sched|set_next_buddy|yield_task|"
-        r"entity_eligible|pick_eevdf|task_tick|dl_server|update_curr_dl)")),
-    ("syscall entry, exit and mitigations", re.compile(
-        r"^(entry_|do_syscall|syscall_|x64_sys_call|__x86_|__x64_sys_|srso_|retbleed|clear_bhb|mds_|"
-        r"restore_regs|error_entry|native_irq_return|\[cpu entry area|exit_to_user|arch_exit|irqentry|"
-        r"switch_fpu|restore_fpregs|fpu__|xfd_|fpregs_|__pfx_|stackleak|fred_|asm_|ret_from_)")),
-    ("seccomp and its filter", re.compile(
-        r"^(__seccomp|seccomp|__secure_computing|\[module area|bpf_|__bpf|___bpf|populate_seccomp)")),
-    ("user space", re.compile(r"^\[user\]$")),
-)
-OTHER = "rest of the kernel"
-GROUP_NAMES = [g for g, _ in GROUPS] + [OTHER]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import symgroups  # noqa: E402  (this directory)
+from symgroups import NAMES as GROUP_NAMES  # noqa: E402
+
 TOP = 8
-
-
-def group_of(sym):
-    for name, rx in GROUPS:
-        if rx.match(sym):
-            return name
-    return OTHER
-
-
-def by_group(prof):
-    out = dict.fromkeys(GROUP_NAMES, 0.0)
-    for sym, v in prof.items():
-        out[group_of(sym)] += v
-    return out
 
 
 class Data:
@@ -73,6 +41,7 @@ class Data:
         self.rows = {(b["run_name"], b["kernel"]): b for b in doc["benchmarks"]}
         self.profiles = profiles
         self.used = {}
+        self.mixed = []	# profiles whose two runs took different paths: left out
 
     def row(self, bench, kernel):
         return self.rows.get((bench + "/placement:same", kernel))
@@ -89,9 +58,11 @@ class Data:
             doc = json.load(f)
         if "error" in doc:
             return None
-        self.used[f"{kernel}/{bench}"] = {"same_mode": doc["same_mode"], "runs": doc["runs"],
-                                          "profile_total": doc["profile_total"]}
-        return doc["instructions_per_round_trip"]
+        if not doc["same_mode"]:
+            self.mixed.append(f"{kernel} `{bench}`")
+            return None
+        self.used[f"{kernel}/{bench}"] = {"runs": doc["runs"], "profile_total": doc["profile_total"]}
+        return doc
 
 
 def fmt(v, sign=False):
@@ -133,12 +104,13 @@ def compare(data, out, summary, key, title, question, pairs):
     out.append("")
     out.append("| | " + " | ".join(GROUP_NAMES) + " | total |")
     out.append("|---|" + "---:|" * (len(GROUP_NAMES) + 1))
-    for label, a, b, pa, pb in profiled:
-        ga, gb = by_group(pa), by_group(pb)
-        delta = {g: gb[g] - ga[g] for g in GROUP_NAMES}
+    for label, a, b, da, db in profiled:
+        delta = {g: db["groups"][g] - da["groups"][g] for g in GROUP_NAMES}
         out.append(f"| {label} | " + " | ".join(fmt(delta[g], True) for g in GROUP_NAMES) +
                    f" | {fmt(sum(delta.values()), True)} |")
-        syms = {s: pb.get(s, 0) - pa.get(s, 0) for s in set(pa) | set(pb)}
+        # by name: the functions both profiles kept (each keeps its largest)
+        pa, pb = da["instructions_per_round_trip"], db["instructions_per_round_trip"]
+        syms = {s: pb.get(s, 0) - pa.get(s, 0) for s in set(pa) | set(pb) if not s.startswith("[other")}
         top = sorted(syms.items(), key=lambda kv: -abs(kv[1]))[:TOP]
         for entry in summary[key]:
             if entry["label"] == label:
@@ -223,7 +195,7 @@ def main():
            "share it). A profile is one round trip of one benchmark: two guest runs of it (1,000 and 3,000 "
            "round trips) and two of the ping-pong floor knotif-bench measures beside it, counted by QEMU's "
            "tbcount plugin per translated block and summed per kernel function (System.map), "
-           "(long − short) − (floor long − floor short) over 2,000. It includes what the timed loop leaves out "
+           "(long − short) − (floor long − floor short) over the round trips between them (warm-up included). It includes what the timed loop leaves out "
            "(the harness's clock reads, ADDFD's fstat and close of the descriptor it got), so its total "
            "exceeds the p50; differences between kernels or methods compare like with like.",
            ""]
@@ -268,6 +240,9 @@ def main():
             "(return thunks, entry trampolines) as TCG's `-cpu max` presents a CPU to them, and accounting "
             f"(cgroups, PSI, audit). {sw}",
             [(m, (m, "knotif-stock"), (m, "debian-6.12")) for m in methods])
+    if data.mixed:
+        out += ["Profiles left out because their two runs took different paths (their p50 differ, so "
+                "their difference is not one round trip): " + ", ".join(data.mixed) + ".", ""]
     modes(data, out, summary)
     out += ["## What `-icount` cannot show", "",
             "Instructions are not cycles. A serialising or microcoded instruction (a CR3 write when page-table "

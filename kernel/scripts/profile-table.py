@@ -6,7 +6,9 @@ vm-profile (kernel/scripts/profile.sh) boots a kernel twice under -icount
 with QEMU's tbcount plugin (kernel/profile/tbcount.c), running one
 knotif-bench benchmark for SHORT and then LONG round trips; everything else
 in the two boots is the same, so the difference of the two profiles divided
-by LONG - SHORT is one round trip's instructions, per function. Symbols come
+by the round trips between them (LONG - SHORT and the difference of the
+untimed warm-ups, which knotif-bench reports) is one round trip's
+instructions, per function. Symbols come
 from the kernel's System.map (the guest boots with nokaslr); user space is
 one row, and kernel text outside the map (the BPF JIT's programs, the entry
 trampolines of the CPU entry area) gets a row per region.
@@ -26,7 +28,12 @@ import json
 import os
 import sys
 
-KEEP = 100	# functions kept by name in the JSON; the rest are summed
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+import gbrows  # noqa: E402  the one reader of Google Benchmark rows
+import symgroups  # noqa: E402  (this directory)
+
+KEEP = 100	# functions kept by name in the JSON; the rest are summed (groups are whole)
+OTHERS = "[other functions]"
 
 REGIONS = (  # x86-64 4-level layout (Documentation/arch/x86/x86_64/mm.rst)
     (0xfffffe0000000000, 0xfffffe7fffffffff, "[cpu entry area: entry trampolines]"),
@@ -70,13 +77,21 @@ def load_profile(d, kmap):
     return by_sym
 
 
-def bench_rows(d):
-    """the guest's own rows but the floor's: {name: row} (p50 in instructions:
-    the guest clock counts them)"""
-    with open(os.path.join(d, "knotif-bench.json")) as f:
-        doc = json.load(f)
-    return {b["name"]: b for b in doc.get("benchmarks", [])
-            if b.get("run_type") == "iteration" and b.get("kind") != "floor"}
+def bench_runs(d):
+    """the guest's own benchmarks but the floor: run_name -> its one iteration
+    row (a row that did not run keeps its error)"""
+    doc = gbrows.load(os.path.join(d, "knotif-bench.json"))
+    out = {}
+    for name, run in gbrows.runs(doc).items():
+        if run["iterations"] and gbrows.is_floor(run["iterations"][0]):
+            continue
+        out[name] = {"error_message": run["error"]} if run["error"] else run["iterations"][0]
+    return out
+
+
+def round_trips(row):
+    """every round trip a run made: its samples and the untimed warm-up before them"""
+    return row["iterations"] * row.get("repetitions", 1) + row.get("warmup_iterations", 0)
 
 
 def per_round_trip(kmap, short_dir, long_dir, floor_short, floor_long, n):
@@ -107,33 +122,37 @@ def main():
     except (ValueError, AssertionError):
         print("profile-table: --samples=SHORT,LONG with LONG > SHORT > 0", file=sys.stderr)
         return 2
-    rows_short, rows_long = bench_rows(a.short), bench_rows(a.long)
+    rows_short, rows_long = bench_runs(a.short), bench_runs(a.long)
     if len(rows_long) != 1 or set(rows_short) != set(rows_long):
         print(f"profile-table: want one benchmark in both runs, have {sorted(rows_short)} and {sorted(rows_long)}",
               file=sys.stderr)
         return 1
     name, row = next(iter(rows_long.items()))
-    if row.get("error_occurred"):
+    if "error_message" in row:
         # the kernel lacks it (6.1 has no sync wake-up): said, not profiled
         with open(a.out_json, "w") as f:
-            json.dump({"benchmark": name, "label": a.label, "error": row.get("error_message")}, f, indent=1)
-        print(f"{name} on {a.label}: {row.get('error_message')}")
+            json.dump({"benchmark": name, "label": a.label, "error": row["error_message"]}, f, indent=1)
+        print(f"{name} on {a.label}: {row['error_message']}")
         return 0
-    prof = per_round_trip(load_map(a.map), a.short, a.long, a.floor_short, a.floor_long, long_n - short_n)
+    n = round_trips(rows_long[name]) - round_trips(rows_short[name])
+    if n <= 0:
+        print(f"profile-table: the long run made no more round trips than the short one ({n})", file=sys.stderr)
+        return 1
+    prof = per_round_trip(load_map(a.map), a.short, a.long, a.floor_short, a.floor_long, n)
     total = sum(prof.values())
     # the two runs must take the same path: a repetition's mode shows in its p50
     # and in how many of its switches were preemptions
-    runs = {k: {"p50": r[name].get("p50"), "ctx_switches_per_op": r[name].get("ctx_switches_per_op"),
+    runs = {k: {"p50": r[name].get("p50"), "round_trips": round_trips(r[name]), "ctx_switches_per_op": r[name].get("ctx_switches_per_op"),
                 "preemptions_per_op": r[name].get("preemptions_per_op"), "error": r[name].get("error_message")}
             for k, r in (("short", rows_short), ("long", rows_long))}
     # the functions that matter, by size either way; the rest as one sum
     ranked = sorted(prof.items(), key=lambda kv: -abs(kv[1]))
     kept = dict(ranked[:KEEP])
-    if len(ranked) > KEEP:
-        kept[f"[{len(ranked) - KEEP} other functions]"] = sum(v for _, v in ranked[KEEP:])
+    kept[OTHERS] = sum(v for _, v in ranked[KEEP:])
     doc = {"benchmark": name, "label": a.label, "samples": [short_n, long_n], "runs": runs,
            "same_mode": runs["short"]["p50"] == runs["long"]["p50"],
-           "profile_total": total, "instructions_per_round_trip": kept}
+           "round_trips_between": n, "profile_total": total,
+           "groups": symgroups.by_group(prof), "instructions_per_round_trip": kept}
     with open(a.out_json, "w") as f:
         json.dump(doc, f, indent=1)
     print(f"{name} on {a.label}: {total:,.0f} instructions a round trip by the profile; "

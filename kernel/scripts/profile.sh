@@ -20,11 +20,23 @@ kernel=$1 name=$2 plugin=$3 initramfs=$4 cache=$5 outdir=$6 rundir=$7
 shift 7
 here=$(cd "$(dirname "$0")" && pwd)
 short=${PROFILE_SHORT:-1000} long=${PROFILE_LONG:-3000}
+# each BENCH names one benchmark of the guest's knotif-bench (KNOTIF_BENCH,
+# the same static build), checked before anything boots
+if [ -n "${KNOTIF_BENCH:-}" ]; then
+	for b in "$@"; do
+		n=$("$KNOTIF_BENCH" --benchmark_list_tests --placement=same --benchmark_filter="^$b/placement:same\$" | wc -l)
+		[ "$n" -eq 1 ] || { echo "profile: '$b' is not a knotif-bench benchmark (knotif-bench --benchmark_list_tests)" >&2; exit 2; }
+	done
+fi
+"$here/kernel-image.sh" "$kernel" "$cache" --check || exit 2
 image=$("$here/kernel-image.sh" "$kernel" "$cache")
-# the symbols: Debian's System.map beside its vmlinuz, or a build's obj/System.map
-map=$(ls "$(dirname "$image")"/System.map-* 2>/dev/null | head -1 || true)
-[ -n "$map" ] || map=$(dirname "$image")/../../../System.map
-[ -f "$map" ] || { echo "profile: no System.map for $image" >&2; exit 1; }
+# the symbols: the System.map of the same version beside Debian's vmlinuz-VERSION,
+# or a build's obj/System.map beside obj/arch/x86/boot/bzImage
+case "$image" in
+*/vmlinuz-*) map=$(dirname "$image")/System.map-${image##*/vmlinuz-} ;;
+*) map=$(dirname "$image")/../../../System.map ;;
+esac
+[ -f "$map" ] || { echo "profile: no System.map for $image (looked for $map)" >&2; exit 1; }
 dir=$outdir/$name runs=$rundir/$name
 mkdir -p "$dir" "$runs"
 

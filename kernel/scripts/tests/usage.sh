@@ -32,7 +32,18 @@ refused "cannot be read" "$gb" "${ok[@]}" --baseline="$tmp/missing.json" -- true
 refused "not an executable file" "$gb" "${ok[@]}" -- "$tmp/base.json"
 refused "newline" "$gb" "${ok[@]}" -- true $'a\nb'
 refused "--initramfs" "$gb" --kernel=debian-6.12 --out="$tmp/n.json" -- true
-for k in debian-6.1 debian-6.12-rt linux-image-6.1.0-99-amd64-unsigned "$tmp/bzImage"; do
+touch "$tmp/new.json"
+refused "the same file" "$gb" "${ok[@]}" --baseline="$tmp/new.json" -- true
+mkdir -p "$tmp/rundir" && touch "$tmp/rundir/keep"
+refused "exists and is not empty" "$gb" "${ok[@]}" --run-dir="$tmp/rundir" -- true
+refused "cannot be read" "$gb" "${ok[@]}" --baseline="$tmp" -- true
+kernels=(debian-6.1 debian-6.12-rt "$tmp/bzImage")
+if command -v apt-cache >/dev/null; then
+	refused "no such package" "$gb" --kernel=linux-image-6.1.0-99-knotif-none-unsigned --out="$tmp/n.json" --check -- true
+	newest=$(apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64-unsigned$' | cut -d' ' -f1 | sort -V | tail -1)
+	[ -z "$newest" ] || kernels+=("$newest")
+fi
+for k in "${kernels[@]}"; do
 	"$gb" --kernel="$k" --out="$tmp/n.json" --check -- knotif-bench --benchmark_filter=null ||
 		fail "--check refused --kernel=$k"
 done
@@ -45,4 +56,6 @@ for f in empty noheader badsize; do
 	refused "not lsmod's output" "$deb" /dev/null "$tmp" "$tmp/d" "$tmp/$f.txt"
 done
 refused "cannot read LSMOD" "$deb" /dev/null "$tmp" "$tmp/d" "$tmp/missing.txt"
+refused "not lsmod's output" "$deb" --check "$tmp/noheader.txt"
+"$deb" --check "$top/kernel/deb/lsmod-vm.txt" || fail "deb-build.sh --check refused kernel/deb/lsmod-vm.txt"
 echo "ok: icount-gb.sh and deb-build.sh refuse bad arguments before they boot or build"
