@@ -17,8 +17,8 @@ kernel=$1 initramfs=$2 prog=$3 compare=$4 dir=$5
 here=$(cd "$(dirname "$0")" && pwd)
 [ -x "$prog" ] || { echo "vm-gb-check: no $prog (make -f Makefile.kernel bench-bin)" >&2; exit 2; }
 [ -x "$compare" ] || { echo "vm-gb-check: no $compare (build the project first: cmake --build build)" >&2; exit 2; }
-# about 2% of a 6.1 or 6.12 round trip (8,500-10,000 instructions; ~4 a turn)
-WORK=${GB_CHECK_WORK:-50}
+# about 2% of a Debian 6.12 round trip (about 9,800 instructions; 3 a turn)
+WORK=${GB_CHECK_WORK:-65}
 args=(--benchmark_filter=ioctl --samples=1000 --benchmark_repetitions=3)
 
 rm -rf "$dir" && mkdir -p "$dir"
