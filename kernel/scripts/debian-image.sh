@@ -10,6 +10,11 @@
 # not have is one line and exit 1.
 set -euo pipefail
 pkg=$1 cache=$2 version=${3:-} sha=${4:-}
+# no version: the newest the archive has, named as a pinned one would be, so a
+# pinned image and the same version taken as the newest share one copy
+if [ -z "$version" ]; then
+	version=$(apt-cache show "$pkg" 2>/dev/null | sed -n 's/^Version: //p' | sort -V | tail -1 || true)
+fi
 dir=$cache/$pkg${version:+_$version}
 img=$(ls "$dir"/root/boot/vmlinuz-* 2>/dev/null | head -1 || true)
 if [ -z "$img" ]; then
