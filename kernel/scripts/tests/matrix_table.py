@@ -7,8 +7,9 @@
   files with plain json), an unsupported row kept with its error, and a
   markdown cell per benchmark and kernel;
 - kernel/debian-images.txt: four fields a line, unique names, a 64-hex
-  sha256, and every pinned package and version known to apt's index when
-  apt has one (a version the archive dropped is then named here);
+  sha256, and each pinned version apt's index has carries that sha256 (a
+  version the archive dropped is a note here, not a failure: Debian drops
+  them at point releases, and vm-matrix names the file to update);
 - debian-image.sh refuses a version the archive does not have, in one line
   that names kernel/debian-images.txt.
 Usage: matrix_table.py SOURCE_DIR"""
@@ -71,9 +72,14 @@ for p in pinned:
     check(re.fullmatch(r"linux-image-[0-9][\w.+-]*-unsigned", pkg) is not None, f"{name}: package {pkg}")
     check(re.fullmatch(r"[0-9a-f]{64}", sha) is not None, f"{name}: sha256 {sha}")
     if shutil.which("apt-cache"):
+        # Debian drops an image's version at each point release: then vm-matrix
+        # says so and names this file; the suite on a fresh machine must not
+        # fail for the archive's schedule. A version apt does have must match.
         show = subprocess.run(["apt-cache", "show", f"{pkg}={ver}"], capture_output=True, text=True).stdout
-        check(f"SHA256: {sha}" in show, f"{name}: {pkg}={ver} with that sha256 is not in apt's index "
-              "(apt-get update, or update kernel/debian-images.txt)")
+        if "Package:" not in show:
+            print(f"note: {name}: {pkg}={ver} is not in apt's index (update kernel/debian-images.txt)")
+        else:
+            check(f"SHA256: {sha}" in show, f"{name}: {pkg}={ver} in apt's index has another sha256 than {sha}")
 if shutil.which("apt-cache"):
     with tempfile.TemporaryDirectory(prefix="knotif-image.") as cache:
         r = subprocess.run([os.path.join(scripts, "debian-image.sh"), pinned[0][1], cache, "0.0-knotif-none", "0" * 64],
