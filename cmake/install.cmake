@@ -30,6 +30,8 @@ install(DIRECTORY analysis/report/knotif_report DESTINATION lib/python3/dist-pac
 	PATTERN __pycache__ EXCLUDE)
 # the one reader of Google Benchmark rows it shares with kernel/scripts, inside its package
 install(FILES scripts/gbrows.py DESTINATION lib/python3/dist-packages/knotif_report)
+# what the workload scripts share (they look for it there once installed)
+install(FILES analysis/workloads/workload_env.py DESTINATION lib/python3/dist-packages)
 
 # bpftrace: the scripts run as they are (bpftrace FILE), their example outputs beside them
 install(PROGRAMS trace/knotif-phases.bt trace/knotif-phases-tp.bt trace/knotif-ptrace.bt

@@ -26,11 +26,16 @@ usage() {	# MESSAGE ARGS...: exit 2, exactly one line holding MESSAGE
 }
 usage "--nodes must be 1..100000" --nodes=0 --out="$TEST_TMP"
 usage "--runs must be 2..1000" --runs=1 --out="$TEST_TMP"
-usage "is not a folder this user can write" --out="$TEST_TMP/absent"
+usage "No such file or directory" --out="$TEST_TMP/no/such/folder"
+touch "$TEST_TMP/a-file"
+usage "not a folder" --out="$TEST_TMP/a-file"
 usage "is not executable" --out="$TEST_TMP" --knotif-run=/nonexistent
+[ ! -e "$TEST_TMP/no" ] || fail "a refused --out was made"
 
-"$tool" --knotif-run="$run" --nodes=14 --runs=2 --warmup=0 --out="$TEST_TMP" >"$TEST_TMP/stdout" 2>"$TEST_TMP/err" ||
+# a missing --out is made (an installed run's default is ./knotif-workloads)
+"$tool" --knotif-run="$run" --nodes=14 --runs=2 --warmup=0 --out="$TEST_TMP/new" >"$TEST_TMP/stdout" 2>"$TEST_TMP/err" ||
 	fail "device-tree exited $?: $(tail -3 "$TEST_TMP/err")"
+mv "$TEST_TMP/new/"* "$TEST_TMP/" && rmdir "$TEST_TMP/new"
 names=$(jq -r '[.results[].command] | join(",")' "$TEST_TMP/device-tree.json")
 [ "$names" = "host, files,contained, files,contained, nodes" ] || fail "results: $names"
 [ "$(jq '.knotif.nodes' "$TEST_TMP/device-tree.json")" = 14 ] || fail "context.nodes"

@@ -27,7 +27,8 @@ real_before=$(sums "$ROOT/results/workloads")
 # the copy: compare-workloads finds lib/, build/ and results/ beside itself
 T=$TMP/tree
 mkdir -p "$T/analysis/workloads" "$T/results" "$T/build" "$TMP/bin"
-cp "$ROOT/analysis/workloads/compare-workloads" "$ROOT/analysis/workloads/cc-lib.mk" "$T/analysis/workloads/"
+cp "$ROOT/analysis/workloads/compare-workloads" "$ROOT/analysis/workloads/cc-lib.mk" \
+	"$ROOT/analysis/workloads/workload_env.py" "$T/analysis/workloads/"
 cp -r "$ROOT/lib" "$T/lib"
 cp -r "$ROOT/results/workloads" "$T/results/workloads"
 ref_before=$(sums "$T/results/workloads")
