@@ -147,9 +147,11 @@ def summary_lines(summary):
             lines.append(f"- **{title}**: " + "; ".join(parts) + ".")
     modes = summary.get("modes", [])
     if modes:
-        sums = [v for m in modes for v in m["share_plus_preemptions"]]
-        lines.append(f"- **Modes**: {len(modes)} rows take more than one path; per repetition, the slow path's "
-                     f"share plus the preemptions per round trip is {min(sums):.2f}–{max(sums):.2f}.")
+        strong = [m for m in modes if m["correlation"] is not None and abs(m["correlation"]) >= 0.9]
+        lines.append(f"- **Modes**: {len(modes)} rows' repetitions disagree (a †); in {len(strong)} of them the share "
+                     "of slow round trips follows the preemptions repetition by repetition (|r| ≥ 0.9: "
+                     + ", ".join(f"{m['kernel']} `{m['benchmark'].split('/placement')[0]}` {m['correlation']:+.2f}"
+                                 for m in strong) + ").")
     return lines
 
 
@@ -157,27 +159,30 @@ def modes(data, out, summary):
     """every row with two modes or more: does the slowest mode's share follow the
     preemptions, repetition by repetition?"""
     out += ["## The modes behind a †", "",
-            "A row's repetitions disagree when its round trips split between paths in other shares "
-            "(matrix.md lists each mode). Per repetition, the share of round trips on the slowest path "
-            "beside the preemptions per round trip; r is their correlation over every repetition of "
-            "the row, and share + preemptions is their sum (1.00 when each round trip that is not "
-            "preempted takes the slow path):", ""]
-    out.append("| kernel | benchmark | modes | r | share + preemptions (per repetition) |")
-    out.append("|---|---|---|---:|---|")
+            "A row's repetitions disagree (cv over 0.5 %) when its round trips split between paths in other shares "
+            "(matrix.md lists each mode). Per repetition, the share of round trips on a slow path (10 % "
+            "or more over the row's fastest mode) beside the preemptions per round trip; r is their "
+            "correlation over the row's repetitions (near −1: the round trips that are not preempted take "
+            "the slow path; near +1: the preempted ones do; none: the preemptions do not move). Five "
+            "repetitions in two groups give an r near ±1 whenever both move, so the last column is the "
+            "stronger sign: slow share + preemptions, which stays at 1.00 when every round trip that is not "
+            "preempted, and only those, takes the slow path:", ""]
+    out.append("| kernel | benchmark | modes | r | slow share / preemptions (per repetition) | slow + preemptions |")
+    out.append("|---|---|---|---:|---|---|")
     summary["modes"] = []
     for (name, kernel), r in sorted(data.rows.items(), key=lambda kv: (kv[0][1], kv[0][0])):
-        shares, pre = r.get("slowest_mode_share_repetitions"), r.get("preemptions_per_op_repetitions")
-        if not shares or not pre or len(r.get("modes", [])) < 2:
+        shares, pre = r.get("slow_share_repetitions"), r.get("preemptions_per_op_repetitions")
+        if not shares or not pre or len(r.get("modes", [])) < 2 or r.get("cv_percent", 0) <= 0.5:
             continue
         corr = None
         if len(set(shares)) > 1 and len(set(pre)) > 1:
             corr = statistics.correlation(shares, pre)
-        sums = [s + p for s, p in zip(shares, pre)]
         ms = ", ".join(f"{m['instructions']:,} ({m['share']:.0%})" for m in r["modes"])
         out.append(f"| {kernel} | `{name}` | {ms} | {'—' if corr is None else f'{corr:+.2f}'} | "
-                   + " · ".join(f"{v:.2f}" for v in sums) + " |")
+                   + " · ".join(f"{s:.0%}/{p:.2f}" for s, p in zip(shares, pre)) + " | "
+                   + " · ".join(f"{s + p:.2f}" for s, p in zip(shares, pre)) + " |")
         summary["modes"].append({"kernel": kernel, "benchmark": name, "modes": r["modes"],
-                                 "correlation": corr, "share_plus_preemptions": sums})
+                                 "correlation": corr, "slow_share": shares, "preemptions_per_op": pre})
     out.append("")
 
 
