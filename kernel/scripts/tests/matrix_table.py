@@ -5,7 +5,9 @@
   benchmark and kernel, p50 the median of the repetitions' p50 and
   cv_percent their coefficient of variation (recomputed here from the input
   files with plain json), an unsupported row kept with its error, and a
-  markdown cell per benchmark and kernel;
+  markdown cell per benchmark and kernel; on Debian 6.1's recorded output,
+  each row's modes, its share of slow round trips per repetition (from the
+  histogram, recomputed here) beside its preemptions, and the † row listed;
 - kernel/debian-images.txt: four fields a line, unique names, a 64-hex
   sha256, and each pinned version apt's index has carries that sha256 (a
   version the archive dropped is a note here, not a failure: Debian drops
@@ -59,6 +61,40 @@ for kernel in ("stock", "patched"):
 check(rows[("unotif/rw/emulate/placement:same", "stock")].get("error_occurred") is True and
       "unsupported" in md, "the stock kernel's unsupported v3 row")
 check("| benchmark (p50 instructions, ×floor) | stock | patched |" in md, "markdown header")
+
+# modes, on recorded guest output (Debian's 6.1 image, trimmed to three rows): every
+# round trip's instructions as a histogram; checked here from the CSV itself
+d61 = os.path.join(data, "debian-6.1")
+with tempfile.TemporaryDirectory(prefix="knotif-matrix.") as out:
+    r = subprocess.run([sys.executable, os.path.join(scripts, "matrix-table.py"), out, "debian-6.1=" + d61],
+                       capture_output=True, text=True, timeout=60)
+    check(r.returncode == 0, f"matrix-table.py on debian-6.1 exited {r.returncode}: {r.stderr[-300:]}")
+    doc61 = json.load(open(os.path.join(out, "matrix.json")))
+    md61 = open(os.path.join(out, "matrix.md")).read()
+rows61 = {b["run_name"]: b for b in doc61["benchmarks"]}
+hist = {}
+with open(os.path.join(d61, "samples-histogram.csv")) as f:
+    next(f)
+    for line in f:
+        name, rep, ns, count = line.strip().rsplit(",", 3)
+        hist.setdefault(name, {}).setdefault(int(rep), {})[int(ns)] = int(count)
+emu = rows61["unotif/async/emulate/placement:same"]
+fastest = emu["modes"][0]["instructions"]
+check(fastest == min(v for h in hist[emu["run_name"]].values() for v, n in h.items() if n > 20),
+      f"fastest mode {fastest}")
+check(abs(sum(m["share"] for m in emu["modes"]) - 1) < 0.1 and all(m["share"] >= 0.02 for m in emu["modes"]),
+      f"mode shares {emu['modes']}")
+want = [sum(n for v, n in h.items() if v >= fastest * 1.1) / sum(h.values())
+        for _, h in sorted(hist[emu["run_name"]].items())]
+check(emu["slow_share_repetitions"] == want, f"slow shares {emu['slow_share_repetitions']} != {want}")
+bench61 = [b for b in json.load(open(os.path.join(d61, "knotif-bench.json")))["benchmarks"]
+           if b["name"] == emu["run_name"] and b.get("run_type") == "iteration"]
+check(emu["preemptions_per_op_repetitions"] == [b["preemptions_per_op"] for b in bench61], "preemptions per repetition")
+check(emu["cv_percent"] > 0.5 and f"- debian-6.1 `{emu['run_name']}`: " in md61, "the † row's modes in matrix.md")
+null = rows61["null/placement:same"]
+check(len(null["modes"]) == 1 and f"`{null['run_name']}`: " not in md61.split("The † rows")[-1],
+      f"null: one mode, not listed: {null['modes']}")
+check(rows61["unotif/sync/emulate/placement:same"].get("error_occurred") is True, "6.1's sync row is unsupported")
 
 # the pinned images
 pinned = [line.split() for line in open(os.path.join(src, "kernel", "debian-images.txt"))
