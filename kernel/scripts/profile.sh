@@ -12,8 +12,9 @@
 # benchmark, the same way. Everything else in two boots of one benchmark is
 # the same, so (long - short) - (floor long - floor short), over
 # LONG - SHORT, is one round trip of BENCH alone (profile-table.py).
-# Writes OUTDIR/NAME/<bench>.json; the guest runs (the plugin's raw counts,
-# megabytes) stay in RUNDIR/NAME.
+# Symbols come from one more boot that sends the running kernel's
+# /proc/kallsyms. Writes OUTDIR/NAME/<bench>.json; the guest runs (the
+# plugin's raw counts, megabytes) stay in RUNDIR/NAME.
 set -euo pipefail
 [ $# -ge 8 ] || { echo "usage: $0 KERNEL NAME PLUGIN INITRAMFS CACHE OUTDIR RUNDIR BENCH..." >&2; exit 2; }
 kernel=$1 name=$2 plugin=$3 initramfs=$4 cache=$5 outdir=$6 rundir=$7
@@ -30,13 +31,6 @@ if [ -n "${KNOTIF_BENCH:-}" ]; then
 fi
 "$here/kernel-image.sh" "$kernel" "$cache" --check || exit 2
 image=$("$here/kernel-image.sh" "$kernel" "$cache")
-# the symbols: the System.map of the same version beside Debian's vmlinuz-VERSION,
-# or a build's obj/System.map beside obj/arch/x86/boot/bzImage
-case "$image" in
-*/vmlinuz-*) map=$(dirname "$image")/System.map-${image##*/vmlinuz-} ;;
-*) map=$(dirname "$image")/../../../System.map ;;
-esac
-[ -f "$map" ] || { echo "profile: no System.map for $image (looked for $map)" >&2; exit 1; }
 dir=$outdir/$name runs=$rundir/$name
 mkdir -p "$dir" "$runs"
 
@@ -45,6 +39,13 @@ boot() { # TAG FILTER SAMPLES
 		"$here/vm-run.sh" profile "$image" "$initramfs" "$runs/$1-$3" "$name" /dev/null >/dev/null ||
 		{ echo "profile: the guest run $1 ($3 round trips) failed; see $runs/$1-$3/console.log" >&2; exit 1; }
 }
+# the symbols, from the running kernel itself (/proc/kallsyms; the guest boots
+# with nokaslr): Debian's System.map is a placeholder naming its -dbg package
+VM_PLUGIN= "$here/vm-run.sh" symbols "$image" "$initramfs" "$runs/symbols" "$name" /dev/null >/dev/null ||
+	{ echo "profile: the symbols boot failed; see $runs/symbols/console.log" >&2; exit 1; }
+map=$runs/kallsyms.txt
+base64 -d "$runs/symbols/kallsyms.gz.b64" | gunzip > "$map" && [ -s "$map" ] ||
+	{ echo "profile: no symbols from the guest; see $runs/symbols/console.log" >&2; exit 1; }
 floor='^pingpong/(pipe|futex)/placement:same$'
 boot floor "$floor" "$short"
 boot floor "$floor" "$long"
