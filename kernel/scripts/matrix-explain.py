@@ -41,7 +41,6 @@ class Data:
         self.rows = {(b["run_name"], b["kernel"]): b for b in doc["benchmarks"]}
         self.profiles = profiles
         self.used = {}
-        self.mixed = []	# profiles whose two runs took different paths: left out
 
     def row(self, bench, kernel):
         return self.rows.get((bench + "/placement:same", kernel))
@@ -58,10 +57,8 @@ class Data:
             doc = json.load(f)
         if "error" in doc:
             return None
-        if not doc["same_mode"]:
-            self.mixed.append(f"{kernel} `{bench}`")
-            return None
-        self.used[f"{kernel}/{bench}"] = {"runs": doc["runs"], "profile_total": doc["profile_total"]}
+        self.used[f"{kernel}/{bench}"] = {k: doc[k] for k in ("p50", "ctx_switches_per_op", "preemptions_per_op",
+                                                               "round_trips", "profile_total")}
         return doc
 
 
@@ -197,12 +194,13 @@ def main():
            f"Produced by `make -f Makefile.kernel vm-explain` from `results/kernel/matrix.json` (vm-matrix, "
            f"{data.date[:10]}) and vm-profile's profiles (`results/kernel/profile/`); do not edit by hand. "
            "Each figure is instructions per round trip under `-icount` (one vCPU: target and supervisor "
-           "share it). A profile is one round trip of one benchmark: two guest runs of it (1,000 and 3,000 "
-           "round trips) and two of the ping-pong floor knotif-bench measures beside it, counted by QEMU's "
-           "tbcount plugin per translated block and summed per kernel function (System.map), "
-           "(long − short) − (floor long − floor short) over the round trips between them (warm-up included). It includes what the timed loop leaves out "
-           "(the harness's clock reads, ADDFD's fstat and close of the descriptor it got), so its total "
-           "exceeds the p50; differences between kernels or methods compare like with like.",
+           "share it). A profile is one benchmark's timed loop in one guest run (2,000 round trips, after the "
+           "guest's boot work has settled): knotif-bench marks the loop, QEMU's tbcount plugin counts the "
+           "instructions of each translated block inside the marks, and they are summed per kernel function "
+           "(the running kernel's /proc/kallsyms) over the round trips. The loop holds each call's checks "
+           "too (ADDFD's fstat and close of the descriptor it got), so a profile's total exceeds the p50, "
+           "and a run's profile is its own mix of paths (its preemptions beside it); differences between "
+           "kernels or methods compare like with like.",
            ""]
     summary = {}
     sw = ("Switches and preemptions are per round trip, target and supervisor together "
@@ -245,9 +243,6 @@ def main():
             "(return thunks, entry trampolines) as TCG's `-cpu max` presents a CPU to them, and accounting "
             f"(cgroups, PSI, audit). {sw}",
             [(m, (m, "knotif-stock"), (m, "debian-6.12")) for m in methods])
-    if data.mixed:
-        out += ["Profiles left out because their two runs took different paths (their p50 differ, so "
-                "their difference is not one round trip): " + ", ".join(data.mixed) + ".", ""]
     modes(data, out, summary)
     out += ["## What `-icount` cannot show", "",
             "Instructions are not cycles. A serialising or microcoded instruction (a CR3 write when page-table "

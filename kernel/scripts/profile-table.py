@@ -2,25 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0
 """profile-table.py: where a round trip's instructions go, by kernel function.
 
-vm-profile (kernel/scripts/profile.sh) boots a kernel twice under -icount
-with QEMU's tbcount plugin (kernel/profile/tbcount.c), running one
-knotif-bench benchmark for SHORT and then LONG round trips; everything else
-in the two boots is the same, so the difference of the two profiles divided
-by the round trips between them (LONG - SHORT and the difference of the
-untimed warm-ups, which knotif-bench reports) is one round trip's
-instructions, per function. Symbols come
-from the kernel's System.map (the guest boots with nokaslr); user space is
-one row, and kernel text outside the map (the BPF JIT's programs, the entry
-trampolines of the CPU entry area) gets a row per region.
+vm-profile (kernel/scripts/profile.sh) boots a kernel under -icount with
+QEMU's tbcount plugin (kernel/profile/tbcount.c) counting only inside the
+window knotif-bench marks around one benchmark's timed loop: that window's
+instructions over its round trips are one round trip, by function. Symbols
+come from the running kernel's /proc/kallsyms (the guest boots with
+nokaslr); user space is one row, and kernel text outside the map (the BPF
+JIT's programs, the entry trampolines of the CPU entry area) a row per
+region. The round trips are the run's own mix of paths (its modes): the
+run's p50, switches and preemptions are stored beside the profile.
 
-  profile-table.py --map System.map --short DIR --long DIR --floor-short DIR
-                   --floor-long DIR --samples SHORT,LONG --out-json FILE
+  profile-table.py --map KALLSYMS --run DIR --label NAME --out-json FILE
 
-knotif-bench measures its ping-pong floor beside every benchmark: the floor's
-own two runs are subtracted. Each DIR holds profile.txt (the plugin's) and
-knotif-bench.json (the guest's: the benchmark's own p50, context switches and
-preemptions, shown beside the profile's total; two runs whose p50 differ took
-different paths and their difference is not one round trip).
+DIR holds profile.txt (the plugin's) and knotif-bench.json (the guest's).
 """
 import argparse
 import bisect
@@ -94,72 +88,54 @@ def round_trips(row):
     return row["iterations"] * row.get("repetitions", 1) + row.get("warmup_iterations", 0)
 
 
-def per_round_trip(kmap, short_dir, long_dir, floor_short, floor_long, n):
-    """{symbol: instructions per round trip} of one benchmark: the difference
-    of its two runs less the floor's, over the n round trips between them"""
-    a, b = load_profile(short_dir, kmap), load_profile(long_dir, kmap)
-    fa, fb = load_profile(floor_short, kmap), load_profile(floor_long, kmap)
-    syms = set(a) | set(b) | set(fa) | set(fb)
-    prof = {s: ((b.get(s, 0) - a.get(s, 0)) - (fb.get(s, 0) - fa.get(s, 0))) / n for s in syms}
-    return {s: v for s, v in prof.items() if abs(v) >= 0.05}
+def windows(d):
+    """how many marked windows the plugin closed (its first line)"""
+    with open(os.path.join(d, "profile.txt")) as f:
+        first = f.readline().split()
+    return int(first[2]) if first[:2] == ["#", "windows"] else None
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--map", required=True)
-    ap.add_argument("--short", required=True)
-    ap.add_argument("--long", required=True)
-    ap.add_argument("--floor-short", required=True, help="the floor alone, SHORT round trips")
-    ap.add_argument("--floor-long", required=True)
-    ap.add_argument("--samples", required=True, help="SHORT,LONG round trips")
+    ap.add_argument("--run", required=True)
     ap.add_argument("--label", default="")
     ap.add_argument("--out-json", required=True)
     ap.add_argument("--top", type=int, default=25)
     a = ap.parse_args()
-    try:
-        short_n, long_n = (int(x) for x in a.samples.split(","))
-        assert long_n > short_n > 0
-    except (ValueError, AssertionError):
-        print("profile-table: --samples=SHORT,LONG with LONG > SHORT > 0", file=sys.stderr)
-        return 2
-    rows_short, rows_long = bench_runs(a.short), bench_runs(a.long)
-    if len(rows_long) != 1 or set(rows_short) != set(rows_long):
-        print(f"profile-table: want one benchmark in both runs, have {sorted(rows_short)} and {sorted(rows_long)}",
-              file=sys.stderr)
+    rows = bench_runs(a.run)
+    if len(rows) != 1:
+        print(f"profile-table: want one benchmark in the run, have {sorted(rows)}", file=sys.stderr)
         return 1
-    name, row = next(iter(rows_long.items()))
+    name, row = next(iter(rows.items()))
     if "error_message" in row:
         # the kernel lacks it (6.1 has no sync wake-up): said, not profiled
         with open(a.out_json, "w") as f:
             json.dump({"benchmark": name, "label": a.label, "error": row["error_message"]}, f, indent=1)
         print(f"{name} on {a.label}: {row['error_message']}")
         return 0
-    n = round_trips(rows_long[name]) - round_trips(rows_short[name])
-    if n <= 0:
-        print(f"profile-table: the long run made no more round trips than the short one ({n})", file=sys.stderr)
+    reps = row.get("repetitions", 1)
+    if windows(a.run) != reps:
+        print(f"profile-table: {windows(a.run)} marked windows for {reps} repetitions (a knotif-bench "
+              "without KNOTIF_PROFILE_MARKS, or a plugin without marks=on)", file=sys.stderr)
         return 1
-    prof = per_round_trip(load_map(a.map), a.short, a.long, a.floor_short, a.floor_long, n)
+    n = row["iterations"] * reps
+    prof = {sym: v / n for sym, v in load_profile(a.run, load_map(a.map)).items()}
     total = sum(prof.values())
-    # the two runs must take the same path: a repetition's mode shows in its p50
-    # and in how many of its switches were preemptions
-    runs = {k: {"p50": r[name].get("p50"), "round_trips": round_trips(r[name]), "ctx_switches_per_op": r[name].get("ctx_switches_per_op"),
-                "preemptions_per_op": r[name].get("preemptions_per_op"), "error": r[name].get("error_message")}
-            for k, r in (("short", rows_short), ("long", rows_long))}
     # the functions that matter, by size either way; the rest as one sum
     ranked = sorted(prof.items(), key=lambda kv: -abs(kv[1]))
     kept = dict(ranked[:KEEP])
     kept[OTHERS] = sum(v for _, v in ranked[KEEP:])
-    doc = {"benchmark": name, "label": a.label, "samples": [short_n, long_n], "runs": runs,
-           "same_mode": runs["short"]["p50"] == runs["long"]["p50"],
-           "round_trips_between": n, "profile_total": total,
-           "groups": symgroups.by_group(prof), "instructions_per_round_trip": kept}
+    doc = {"benchmark": name, "label": a.label, "round_trips": n, "p50": row.get("p50"),
+           "ctx_switches_per_op": row.get("ctx_switches_per_op"),
+           "preemptions_per_op": row.get("preemptions_per_op"),
+           "profile_total": total, "groups": symgroups.by_group(prof), "instructions_per_round_trip": kept}
     with open(a.out_json, "w") as f:
         json.dump(doc, f, indent=1)
-    print(f"{name} on {a.label}: {total:,.0f} instructions a round trip by the profile; "
-          f"p50 {runs['short']['p50']} ({short_n}) and {runs['long']['p50']} ({long_n}), "
-          f"preemptions a round trip {runs['long']['preemptions_per_op']}")
-    for s, v in sorted(prof.items(), key=lambda kv: -kv[1])[:a.top]:
-        print(f"  {v:9,.1f}  {s}")
+    print(f"{name} on {a.label}: {total:,.0f} instructions a round trip in the timed loop, p50 {row.get('p50')}, "
+          f"{row.get('ctx_switches_per_op')} switches, {row.get('preemptions_per_op')} preemptions")
+    for sym, v in sorted(prof.items(), key=lambda kv: -kv[1])[:a.top]:
+        print(f"  {v:9,.1f}  {sym}")
     return 0
 
 

@@ -6,21 +6,17 @@
 # Where a round trip's instructions go, by kernel function (make -f
 # Makefile.kernel vm-profile): KERNEL (kernel-image.sh: a pinned Debian
 # image, a package or a bzImage) boots under -icount with QEMU's tbcount
-# PLUGIN, once per benchmark and length: each BENCH (a knotif-bench name
-# without its placement, e.g. unotif/async/addfd) for SHORT and for LONG
-# round trips, and the ping-pong floor knotif-bench measures beside every
-# benchmark, the same way. Everything else in two boots of one benchmark is
-# the same, so (long - short) - (floor long - floor short), over
-# LONG - SHORT, is one round trip of BENCH alone (profile-table.py).
-# Symbols come from one more boot that sends the running kernel's
-# /proc/kallsyms. Writes OUTDIR/NAME/<bench>.json; the guest runs (the
-# plugin's raw counts, megabytes) stay in RUNDIR/NAME.
+# PLUGIN, once per BENCH (a knotif-bench name without its placement, e.g.
+# unotif/async/addfd): knotif-bench marks the benchmark's timed loop
+# (KNOTIF_PROFILE_MARKS) and the plugin counts inside it alone
+# (profile-table.py). Symbols come from one more boot that sends the running
+# kernel's /proc/kallsyms. Writes OUTDIR/NAME/<bench>.json; the guest runs
+# (the plugin's raw counts, megabytes) stay in RUNDIR/NAME.
 set -euo pipefail
 [ $# -ge 8 ] || { echo "usage: $0 KERNEL NAME PLUGIN INITRAMFS CACHE OUTDIR RUNDIR BENCH..." >&2; exit 2; }
 kernel=$1 name=$2 plugin=$3 initramfs=$4 cache=$5 outdir=$6 rundir=$7
 shift 7
 here=$(cd "$(dirname "$0")" && pwd)
-short=${PROFILE_SHORT:-1000} long=${PROFILE_LONG:-3000}
 # each BENCH names one benchmark of the guest's knotif-bench (KNOTIF_BENCH,
 # the same static build), checked before anything boots
 if [ -n "${KNOTIF_BENCH:-}" ]; then
@@ -35,26 +31,20 @@ dir=$outdir/$name runs=$rundir/$name
 mkdir -p "$dir" "$runs"
 
 boot() { # TAG FILTER SAMPLES
-	VM_PLUGIN=$plugin BENCH_SAMPLES=$3 VM_APPEND="knotif.filter=$2 ${VM_APPEND:-}" \
-		"$here/vm-run.sh" profile "$image" "$initramfs" "$runs/$1-$3" "$name" /dev/null >/dev/null ||
-		{ echo "profile: the guest run $1 ($3 round trips) failed; see $runs/$1-$3/console.log" >&2; exit 1; }
+	VM_PLUGIN=$plugin,marks=on BENCH_SAMPLES=$3 VM_APPEND="knotif.filter=$2 ${VM_APPEND:-}" \
+		"$here/vm-run.sh" profile "$image" "$initramfs" "$runs/$1" "$name" /dev/null >/dev/null ||
+		{ echo "profile: the guest run $1 failed; see $runs/$1/console.log" >&2; exit 1; }
 }
 # the symbols, from the running kernel itself (/proc/kallsyms; the guest boots
 # with nokaslr): Debian's System.map is a placeholder naming its -dbg package
-VM_PLUGIN= "$here/vm-run.sh" symbols "$image" "$initramfs" "$runs/symbols" "$name" /dev/null >/dev/null ||
+"$here/vm-run.sh" symbols "$image" "$initramfs" "$runs/symbols" "$name" /dev/null >/dev/null ||
 	{ echo "profile: the symbols boot failed; see $runs/symbols/console.log" >&2; exit 1; }
 map=$runs/kallsyms.txt
 base64 -d "$runs/symbols/kallsyms.gz.b64" | gunzip > "$map" && [ -s "$map" ] ||
 	{ echo "profile: no symbols from the guest; see $runs/symbols/console.log" >&2; exit 1; }
-floor='^pingpong/(pipe|futex)/placement:same$'
-boot floor "$floor" "$short"
-boot floor "$floor" "$long"
 for b in "$@"; do
 	tag=${b//\//-}
-	boot "$tag" "^$b/placement:same\$" "$short"
-	boot "$tag" "^$b/placement:same\$" "$long"
-	/usr/bin/python3 "$here/profile-table.py" --map "$map" --label "$name" --samples "$short,$long" \
-		--short "$runs/$tag-$short" --long "$runs/$tag-$long" \
-		--floor-short "$runs/floor-$short" --floor-long "$runs/floor-$long" \
+	boot "$tag" "^$b/placement:same\$" "${PROFILE_SAMPLES:-2000}"
+	/usr/bin/python3 "$here/profile-table.py" --map "$map" --label "$name" --run "$runs/$tag" \
 		--out-json "$dir/$tag.json" --top 12
 done
