@@ -97,13 +97,17 @@ def compare(data, out, summary, key, title, question, pairs):
     if not profiled:
         out += ["(no profile of these runs: `make -f Makefile.kernel vm-explain`)", ""]
         return
-    out.append("Where B's extra instructions go, per round trip (vm-profile; B − A by group):")
+    out.append("Where B's extra instructions go, per round trip (vm-profile; B − A by group). The "
+               "profiled runs are runs of their own and may take another mix of paths than the matrix's: "
+               "their p50, switches and preemptions come first.")
     out.append("")
-    out.append("| | " + " | ".join(GROUP_NAMES) + " | total |")
-    out.append("|---|" + "---:|" * (len(GROUP_NAMES) + 1))
+    out.append("| | profiled runs: p50 A → B (switches, preemptions) | " + " | ".join(GROUP_NAMES) + " | total |")
+    out.append("|---|---|" + "---:|" * (len(GROUP_NAMES) + 1))
     for label, a, b, da, db in profiled:
         delta = {g: db["groups"][g] - da["groups"][g] for g in GROUP_NAMES}
-        out.append(f"| {label} | " + " | ".join(fmt(delta[g], True) for g in GROUP_NAMES) +
+        runs = (f"{fmt(da['p50'])} → {fmt(db['p50'])} ({da['ctx_switches_per_op']:.2f} → "
+                f"{db['ctx_switches_per_op']:.2f}, {da['preemptions_per_op']:.2f} → {db['preemptions_per_op']:.2f})")
+        out.append(f"| {label} | {runs} | " + " | ".join(fmt(delta[g], True) for g in GROUP_NAMES) +
                    f" | {fmt(sum(delta.values()), True)} |")
         # by name: the functions both profiles kept (each keeps its largest)
         pa, pb = da["instructions_per_round_trip"], db["instructions_per_round_trip"]
@@ -113,6 +117,8 @@ def compare(data, out, summary, key, title, question, pairs):
             if entry["label"] == label:
                 entry["groups_b_minus_a"] = delta
                 entry["top_functions_b_minus_a"] = dict(top)
+                entry["profiled_p50"] = [da["p50"], db["p50"]]
+                entry["profiled_switches"] = [da["ctx_switches_per_op"], db["ctx_switches_per_op"]]
     out.append("")
     for label, a, b, pa, pb in profiled:
         entry = next(e for e in summary[key] if e["label"] == label)
@@ -136,9 +142,12 @@ def summary_lines(summary):
             part = f"{e['label']} {e['p50_b'] / e['p50_a']:.2f}× ({e['switches'][0]} → {e['switches'][1]} switches"
             groups = e.get("groups_b_minus_a")
             total = sum(groups.values()) if groups else 0
-            if groups and abs(total) >= 50:
-                g, v = max(groups.items(), key=lambda kv: abs(kv[1]))
-                part += f"; {v / total:.0%} of the profile's {total:+,.0f} in {g}"
+            if groups:
+                pp, ps = e["profiled_p50"], e["profiled_switches"]
+                part += f"; profiled runs {pp[1] / pp[0]:.2f}× at {ps[0]:.2f} → {ps[1]:.2f} switches"
+                if abs(total) >= 50:
+                    g, v = max(groups.items(), key=lambda kv: abs(kv[1]))
+                    part += f", {v / total:.0%} of their {total:+,.0f} in {g}"
             parts.append(part + ")")
         if parts:
             lines.append(f"- **{title}**: " + "; ".join(parts) + ".")
@@ -248,7 +257,9 @@ def main():
             "Instructions are not cycles. A serialising or microcoded instruction (a CR3 write when page-table "
             "isolation switches address spaces, `verw` clearing CPU buffers, an indirect-branch barrier, "
             "`swapgs`, `sysret`) counts as one, yet costs tens to hundreds of cycles on hardware; a cache "
-            "or TLB miss costs nothing here. So the mitigations' share above is their instruction count, a "
+            "or TLB miss costs nothing here. The other way, TCG counts a `rep`-prefixed string instruction "
+            "once per element: a `memset` of a page by `rep stosb` (`memset_erms`, `clear_page_erms`) is "
+            "thousands of instructions here and a few hundred cycles on hardware. So the mitigations' share above is their instruction count, a "
             "floor of their real cost, and which of them run depends on the CPU the guest is shown "
             "(`-cpu max`: TCG's model, not a real part's bugs). Cross-CPU effects (wake-up IPIs, a "
             "supervisor on another CPU) need more than one vCPU, which `-icount` does not time. These "
