@@ -112,7 +112,7 @@ def compare(data, out, summary, key, title, question, pairs):
         # by name: the functions both profiles kept (each keeps its largest)
         pa, pb = da["instructions_per_round_trip"], db["instructions_per_round_trip"]
         syms = {s: pb.get(s, 0) - pa.get(s, 0) for s in set(pa) | set(pb) if not s.startswith("[other")}
-        top = sorted(syms.items(), key=lambda kv: -abs(kv[1]))[:TOP]
+        top = sorted(syms.items(), key=lambda kv: (-abs(round(kv[1], 1)), kv[0]))[:TOP]
         for entry in summary[key]:
             if entry["label"] == label:
                 entry["groups_b_minus_a"] = delta

@@ -123,7 +123,7 @@ def main():
     prof = {sym: v / n for sym, v in load_profile(a.run, load_map(a.map)).items()}
     total = sum(prof.values())
     # the functions that matter, by size either way; the rest as one sum
-    ranked = sorted(prof.items(), key=lambda kv: -abs(kv[1]))
+    ranked = sorted(prof.items(), key=lambda kv: (-abs(kv[1]), kv[0]))
     kept = dict(ranked[:KEEP])
     kept[OTHERS] = sum(v for _, v in ranked[KEEP:])
     doc = {"benchmark": name, "label": a.label, "round_trips": n, "p50": row.get("p50"),
