@@ -15,29 +15,28 @@
 #include <string.h>
 
 #include "gbjson.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
+#include "stats.h"
 
 /* {"value": median, "lower_value": min, "upper_value": max} of the numbers in values */
 static json_t *measure(json_t *values)
 {
 	size_t n = json_array_size(values), i;
-	double *v = malloc((n ? n : 1) * sizeof(*v)), median;
+	double *v = malloc((n ? n : 1) * sizeof(*v)), lo, hi;
 	json_t *x, *out;
 
-	if (!v)
+	if (!v || !n) {
+		free(v);
 		return NULL;
+	}
 	json_array_foreach(values, i, x)
 		v[i] = json_number_value(x);
-	qsort(v, n, sizeof(*v), cmp_double);
-	/* the median as Google Benchmark's aggregate takes it: the middle two's mean for even n */
-	median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-	out = json_pack("{s:f,s:f,s:f}", "value", median, "lower_value", v[0], "upper_value", v[n - 1]);
+	lo = hi = v[0];
+	for (i = 1; i < n; i++) {
+		lo = v[i] < lo ? v[i] : lo;
+		hi = v[i] > hi ? v[i] : hi;
+	}
+	/* median_of() takes it as Google Benchmark's aggregate does: the middle two's mean for even n */
+	out = json_pack("{s:f,s:f,s:f}", "value", median_of(v, n), "lower_value", lo, "upper_value", hi);
 	free(v);
 	return out;
 }
