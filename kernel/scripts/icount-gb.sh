@@ -71,7 +71,6 @@ if [ -n "$run_dir" ]; then
 fi
 { [ -d "$cache" ] && [ -w "$cache" ]; } || { [ ! -e "$cache" ] && [ -w "$(dirname "$cache")" ]; } ||
 	[ -f "$kernel" ] || usage "--cache=$cache is not writable"
-[ "$check" = 1 ] || [ -r "$initramfs" ] || usage "--initramfs=$initramfs cannot be read (make -f Makefile.kernel initramfs)"
 
 program=$1
 shift
@@ -93,6 +92,7 @@ fi
 # the kernel: a pinned image, a package, or a file (kernel-image.sh)
 "$here/kernel-image.sh" "$kernel" "$cache" --check 2>"$tmpmsg" || usage "$(cat "$tmpmsg")"
 [ "$check" = 0 ] || exit 0
+[ -r "$initramfs" ] || usage "--initramfs=$initramfs cannot be read (make -f Makefile.kernel initramfs)"
 image=$("$here/kernel-image.sh" "$kernel" "$cache") || exit 1
 label=$kernel
 

@@ -27,8 +27,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import symgroups  # noqa: E402  (this directory)
-from symgroups import NAMES as GROUP_NAMES  # noqa: E402
+from symgroups import NAMES as GROUP_NAMES, OTHER_FUNCTIONS  # noqa: E402  (this directory)
 
 TOP = 8
 
@@ -111,7 +110,7 @@ def compare(data, out, summary, key, title, question, pairs):
                    f" | {fmt(sum(delta.values()), True)} |")
         # by name: the functions both profiles kept (each keeps its largest)
         pa, pb = da["instructions_per_round_trip"], db["instructions_per_round_trip"]
-        syms = {s: pb.get(s, 0) - pa.get(s, 0) for s in set(pa) | set(pb) if not s.startswith("[other")}
+        syms = {s: pb.get(s, 0) - pa.get(s, 0) for s in set(pa) | set(pb) if s != OTHER_FUNCTIONS}
         top = sorted(syms.items(), key=lambda kv: (-abs(round(kv[1], 1)), kv[0]))[:TOP]
         for entry in summary[key]:
             if entry["label"] == label:

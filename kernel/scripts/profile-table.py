@@ -27,7 +27,6 @@ import gbrows  # noqa: E402  the one reader of Google Benchmark rows
 import symgroups  # noqa: E402  (this directory)
 
 KEEP = 100	# functions kept by name in the JSON; the rest are summed (groups are whole)
-OTHERS = "[other functions]"
 
 REGIONS = (  # x86-64 4-level layout (Documentation/arch/x86/x86_64/mm.rst)
     (0xfffffe0000000000, 0xfffffe7fffffffff, "[cpu entry area: entry trampolines]"),
@@ -125,7 +124,7 @@ def main():
     # the functions that matter, by size either way; the rest as one sum
     ranked = sorted(prof.items(), key=lambda kv: (-abs(kv[1]), kv[0]))
     kept = dict(ranked[:KEEP])
-    kept[OTHERS] = sum(v for _, v in ranked[KEEP:])
+    kept[symgroups.OTHER_FUNCTIONS] = sum(v for _, v in ranked[KEEP:])
     doc = {"benchmark": name, "label": a.label, "round_trips": n, "p50": row.get("p50"),
            "ctx_switches_per_op": row.get("ctx_switches_per_op"),
            "preemptions_per_op": row.get("preemptions_per_op"),

@@ -25,6 +25,8 @@ GROUPS = (
     ("user space", re.compile(r"^\[user\]$")),
 )
 OTHER = "rest of the kernel"
+# profile-table.py keeps a profile's largest functions by name and sums the rest under this one
+OTHER_FUNCTIONS = "[other functions]"
 NAMES = [g for g, _ in GROUPS] + [OTHER]
 
 
