@@ -6,9 +6,12 @@
  * copy per CPU, that user space reads at exit or every --interval. A record
  * per notification goes to the ring buffer only when --events asks for it.
  *
- * Three probe sources, picked by source.c before load (the losers'
+ * Four probe sources, picked by source.c before load (the losers'
  * programs get autoload off):
- *  - tracepoint: seccomp:seccomp_notif_* of the patched kernel, exact states;
+ *  - done: seccomp:seccomp_notif_done of the patched kernel, one event per
+ *    notification with the kernel's own moments: no state, no clock here;
+ *  - tracepoint: seccomp:seccomp_notif_* transitions of the patched kernel,
+ *    exact states;
  *  - sched: stock tracepoints only. Queued = the target, inside the trapped
  *    syscall, wakes someone or goes to sleep (whichever comes first); SENT =
  *    the supervisor's NOTIF_RECV ioctl returns naming the target; REPLIED =
@@ -1022,6 +1025,52 @@ int BPF_PROG(tp_resumed, __u64 filter, __u64 id, pid_t pid, int nr, int error, _
 }
 
 /*
+ * The done source: one event when a notification ends, carrying its moments
+ * (struct seccomp_notif_times, CLOCK_MONOTONIC ns, which the kernel takes
+ * only while the event is enabled) and its outcome. The program keeps no
+ * state between events and reads no clock: it lays the event out as the
+ * per-target state the other sources build, and finishes it as they do.
+ */
+struct seccomp_notif_times___kt {
+	__u64 queued, received, replied, resumed;
+} __attribute__((preserve_access_index));
+
+/* enum seccomp_notif_outcome of kernel/patches' include/trace/events/seccomp.h */
+#define DONE_CONTINUED		1
+#define DONE_ADDFD_REPLIED	2
+#define DONE_INTERRUPTED	3
+#define DONE_KILLED		4
+#define DONE_NO_LISTENER	5
+
+SEC("tp_btf/seccomp_notif_done")
+int BPF_PROG(tp_done, __u64 filter, __u64 id, pid_t pid, int nr, __u32 outcome, int error,
+	     __s64 val, __u32 flags, __u32 addfd, const struct seccomp_notif_times___kt *t)
+{
+	struct task_struct *cur = bpf_get_current_task_btf();
+	struct kt_task n = {};
+
+	if (have_filter && !task_passes(cur, task_state(cur)))
+		return 0;
+	n.queued = t->queued;
+	/* queued before the event was enabled: not seen whole (no listener at all has id 0) */
+	if (!n.queued && id)
+		return 0;
+	n.sent = t->received;
+	n.replied = t->replied;
+	n.id = id;
+	n.nr = nr;
+	n.kind = KT_UNOTIF;
+	n.flags = outcome == DONE_CONTINUED ? KT_F_CONTINUE :
+		  outcome == DONE_ADDFD_REPLIED ? KT_F_ADDFD : 0;
+	n.interrupted = outcome == DONE_INTERRUPTED || outcome == DONE_KILLED;
+	n.gone = outcome == DONE_NO_LISTENER;
+	if (addfd)
+		count_n(counts_here(), KT_UNOTIF, KT_ADDFD, addfd);
+	finish(&n, cur->pid, cur, error ? error : val, t->resumed);
+	return 0;
+}
+
+/*
  * --empty-programs, a measuring aid: twins of the per-event probes that
  * return at once, loaded instead of them (the cost left is the probes'
  * dispatch alone). Twins rather than a test in each probe: a knob, even
@@ -1065,6 +1114,12 @@ int empty_listener_gone(void *ctx)
 
 SEC("tp_btf/seccomp_notif_resumed")
 int empty_resumed(void *ctx)
+{
+	return 0;
+}
+
+SEC("tp_btf/seccomp_notif_done")
+int empty_done(void *ctx)
 {
 	return 0;
 }

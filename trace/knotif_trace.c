@@ -79,7 +79,9 @@ static const char doc[] =
 "USAGE: knotif-trace [OPTION...] [-- COMMAND [ARG...]]\n"
 "\n"
 "Probe sources, chosen at run time (auto tries them in this order):\n"
-"  tracepoint  seccomp:seccomp_notif_* of a patched kernel: exact states\n"
+"  done        seccomp:seccomp_notif_done of a patched kernel: the kernel's own\n"
+"              moments, one event per notification (cheapest, every phase)\n"
+"  tracepoint  seccomp:seccomp_notif_* transitions of a patched kernel: exact states\n"
 "  fentry      fentry on __seccomp_filter + the sched reconstruction\n"
 "  sched       stock tracepoints only (raw_syscalls, sched_switch, sched_waking)\n"
 "\n"
@@ -106,7 +108,7 @@ enum { OPT_READY_FD = 256, OPT_ONLY_PROBES, OPT_PROG_STATS, OPT_TASK_SLOTS, OPT_
 static const struct argp_option options[] = {
 	{ "pid", 'p', "PID", 0, "Only process PID and the processes it forks from now on", 0 },
 	{ "comm", 'c', "COMM", 0, "Only tasks named COMM (e.g. knotif-bench)", 0 },
-	{ "source", 's', "SRC", 0, "auto (default), tracepoint, fentry or sched", 0 },
+	{ "source", 's', "SRC", 0, "auto (default), done, tracepoint, fentry or sched", 0 },
 	{ "duration", 'd', "SEC", 0, "Stop after SEC seconds", 0 },
 	{ "interval", 'i', "SEC", 0, "Also print the counts and phases of every SEC seconds", 0 },
 	{ "events", 'e', "FILE", 0, "Every notification to FILE ('-': stdout); costs a "
@@ -115,8 +117,8 @@ static const struct argp_option options[] = {
 	  "line)", 0 },
 	{ "summary", 'j', "FILE", 0, "Transitions and phase statistics as JSON to FILE", 0 },
 	{ "quiet", 'q', NULL, 0, "No histograms in the summary on exit", 0 },
-	{ "kinds", 'k', "LIST", 0, "unotif,ptrace (default) or unotif: with the tracepoint source, "
-	  "unotif alone loads no syscall or scheduler probe (far cheaper)", 0 },
+	{ "kinds", 'k', "LIST", 0, "unotif,ptrace (default) or unotif: with the done or tracepoint "
+	  "source, unotif alone loads no syscall or scheduler probe (far cheaper)", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf's own messages", 0 },
 	{ "ready-fd", OPT_READY_FD, "FD", 0, "Write \"ready\" to FD once attached, then close "
 	  "it", 0 },
@@ -166,7 +168,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 					break;
 			if (opt.source == KT_SRC_COUNT)
 				usage_error("invalid value for --source: '%s' (expected auto, "
-					    "tracepoint, fentry or sched)", arg);
+					    "done, tracepoint, fentry or sched)", arg);
 		}
 		break;
 	case 'd':

@@ -11,7 +11,8 @@
 
 /* Where the timeline comes from; chosen at run time. */
 enum kt_source {
-	KT_SRC_TRACEPOINT,	/* seccomp:seccomp_notif_* (patched kernel): exact states */
+	KT_SRC_DONE,		/* seccomp:seccomp_notif_done (patched kernel): the kernel's moments */
+	KT_SRC_TRACEPOINT,	/* seccomp:seccomp_notif_* transitions (patched kernel): exact states */
 	KT_SRC_FENTRY,		/* fentry on __seccomp_filter + the sched reconstruction */
 	KT_SRC_SCHED,		/* syscalls + sched tracepoints only: reconstructed */
 	KT_SRC_COUNT

@@ -14,12 +14,15 @@
 #include "knotif_trace.skel.h"
 
 const char *const source_key[KT_SRC_COUNT] = {
+	[KT_SRC_DONE] = "done",
 	[KT_SRC_TRACEPOINT] = "tracepoint",
 	[KT_SRC_FENTRY] = "fentry",
 	[KT_SRC_SCHED] = "sched",
 };
 
 const char *const source_detail[KT_SRC_COUNT] = {
+	[KT_SRC_DONE] = "seccomp:seccomp_notif_done: one event per notification, the kernel's own "
+			"moments",
 	[KT_SRC_TRACEPOINT] = "seccomp:seccomp_notif_* tracepoints: exact states",
 	[KT_SRC_FENTRY] = "fentry on __seccomp_filter (exact queue moment) + ioctl/sched "
 			  "tracepoints",
@@ -33,22 +36,27 @@ const char *const sched_probe_key[SCHED_PROBE_COUNT] = {
 	[PROBE_SCHED_WAKING] = "sched_waking",
 };
 
-/* The patched kernel's events, in BTF: tp_btf programs attach by their BTF type. */
-static bool seccomp_tracepoints(char *why, size_t len)
+/*
+ * The patched kernel's event @event, in BTF: tp_btf programs attach by
+ * their BTF type. @patch names the patch of kernel/patches that adds it.
+ */
+static bool seccomp_tracepoint(const char *event, const char *patch, char *why, size_t len)
 {
 	struct btf *vmlinux = btf__load_vmlinux_btf();
-	bool in_btf = vmlinux && btf__find_by_name_kind(vmlinux, "btf_trace_seccomp_notif_queued",
-							BTF_KIND_TYPEDEF) > 0;
+	char name[64], path[128];
+	bool in_btf;
 
+	snprintf(name, sizeof(name), "btf_trace_%s", event);
+	in_btf = vmlinux && btf__find_by_name_kind(vmlinux, name, BTF_KIND_TYPEDEF) > 0;
 	btf__free(vmlinux);
 	if (in_btf)
 		return true;
-	if (!access("/sys/kernel/tracing/events/seccomp/seccomp_notif_queued", F_OK))
-		snprintf(why, len, "seccomp:seccomp_notif_* tracepoints exist but are not in the "
-			 "kernel's BTF");
+	snprintf(path, sizeof(path), "/sys/kernel/tracing/events/seccomp/%s", event);
+	if (!access(path, F_OK))
+		snprintf(why, len, "seccomp:%s exists but is not in the kernel's BTF", event);
 	else
-		snprintf(why, len, "no seccomp:seccomp_notif_* tracepoints (a kernel without "
-			 "kernel/patches, the tracepoints)");
+		snprintf(why, len, "no seccomp:%s tracepoint (a kernel without kernel/patches, %s)",
+			 event, patch);
 	return false;
 }
 
@@ -93,8 +101,13 @@ int source_choose(int wanted, struct source_support *support)
 {
 	int source;
 
-	support->ok[KT_SRC_TRACEPOINT] = seccomp_tracepoints(support->why[KT_SRC_TRACEPOINT],
-							     sizeof(support->why[0]));
+	support->ok[KT_SRC_DONE] = seccomp_tracepoint("seccomp_notif_done", "the done event",
+						      support->why[KT_SRC_DONE],
+						      sizeof(support->why[0]));
+	support->ok[KT_SRC_TRACEPOINT] = seccomp_tracepoint("seccomp_notif_queued",
+							    "the tracepoints",
+							    support->why[KT_SRC_TRACEPOINT],
+							    sizeof(support->why[0]));
 	support->ok[KT_SRC_FENTRY] = fentry_works("__seccomp_filter", support->why[KT_SRC_FENTRY],
 						  sizeof(support->why[0]));
 	support->ok[KT_SRC_SCHED] = true;	/* stock tracepoints: the last resort, untested */
@@ -121,6 +134,7 @@ static void set_autoload_empty(struct knotif_trace_bpf *skel, bool empty_program
 		{ skel->progs.tp_interrupted, skel->progs.empty_interrupted },
 		{ skel->progs.tp_listener_gone, skel->progs.empty_listener_gone },
 		{ skel->progs.tp_resumed, skel->progs.empty_resumed },
+		{ skel->progs.tp_done, skel->progs.empty_done },
 		{ skel->progs.on_sys_exit, skel->progs.empty_sys_exit },
 		{ skel->progs.on_switch, skel->progs.empty_switch },
 		{ skel->progs.on_waking, skel->progs.empty_waking },
@@ -149,17 +163,20 @@ void source_set_autoload(struct knotif_trace_bpf *skel, int source, const struct
 	};
 
 	/* the other sources' programs keep out of the load */
+	bool seccomp_events = source == KT_SRC_DONE || source == KT_SRC_TRACEPOINT;
+
 	for (size_t i = 0; i < sizeof(tp) / sizeof(tp[0]); i++)
 		bpf_program__set_autoload(tp[i], source == KT_SRC_TRACEPOINT);
+	bpf_program__set_autoload(skel->progs.tp_done, source == KT_SRC_DONE);
 	bpf_program__set_autoload(skel->progs.fentry_seccomp_filter, source == KT_SRC_FENTRY);
 	bpf_program__set_autoload(skel->progs.on_fork, po->follow_forks);
-	skel->rodata->unotif_from_syscalls = source != KT_SRC_TRACEPOINT;
+	skel->rodata->unotif_from_syscalls = !seccomp_events;
 	/*
 	 * The seccomp events need no other probe; the syscall and scheduler
 	 * ones (a raw_syscalls:sys_exit attachment costs every syscall of the
 	 * machine) then serve only ptrace.
 	 */
-	if (source == KT_SRC_TRACEPOINT && !po->ptrace) {
+	if (seccomp_events && !po->ptrace) {
 		for (size_t i = 0; i < SCHED_PROBE_COUNT; i++)
 			bpf_program__set_autoload(sched[i], false);
 	} else if (po->only_probes) {

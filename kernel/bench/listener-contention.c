@@ -4,7 +4,7 @@
  * costs while other, unprivileged, tasks loop a NEW_LISTENER that is
  * refused with EBUSY. The refusal walks every filter the looper's chain
  * was built on, with interrupts off: mainline walks it under the looper's
- * own siglock; the knotif series' ptrace listener (patch 5) added a lock
+ * own siglock; the knotif series' ptrace listener (patch 6) added a lock
  * that every attach check takes, and whose scope (the whole system, or
  * one filter tree) decides whether a looper can delay somebody else.
  *

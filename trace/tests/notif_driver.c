@@ -11,6 +11,14 @@
  *                      their number;
  *   REPLIED     times: the supervisor answers (emulates) and the target
  *                      checks the answer;
+ *   SIGNALLED   times (optional, default 0): a reply that lands while the
+ *                      target is awake: on the target's CPU, the supervisor
+ *                      (SCHED_FIFO, so the woken target cannot preempt it)
+ *                      receives the notification, signals the target, which
+ *                      wakes, and replies before the target runs again. The
+ *                      target's wait then ends with the reply, not EINTR,
+ *                      and the reply woke nobody: a tracer built on the
+ *                      scheduler's events cannot see its moment;
  *   INTERRUPTED times: the supervisor receives it and signals the target,
  *                      whose wait ends with EINTR (no SA_RESTART);
  *   once:              the supervisor receives it and closes the listener:
@@ -21,6 +29,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,7 +62,7 @@ static long parse_count(const char *s)
 }
 
 static __attribute__((noreturn)) void target(int sock, int done_fd, long early, long replied,
-					     long interrupted, long no_listener)
+					     long signalled, long interrupted, long no_listener)
 {
 	struct sigaction sa = { .sa_handler = on_usr1 };	/* no SA_RESTART: EINTR */
 	int nr = SYS_getppid, listener;
@@ -77,6 +86,12 @@ static __attribute__((noreturn)) void target(int sock, int done_fd, long early, 
 	for (long i = 0; i < replied; i++)
 		if (syscall(SYS_getppid) != MAGIC)
 			_exit(12);
+	for (long i = 0; i < signalled; i++) {
+		if (syscall(SYS_getppid) != MAGIC)
+			_exit(17);
+		if (write(done_fd, "r", 1) != 1)
+			_exit(14);
+	}
 	for (long i = 0; i < interrupted; i++) {
 		ret = syscall(SYS_getppid);
 		if (ret != -1 || errno != EINTR)
@@ -138,19 +153,35 @@ int main(int argc, char **argv)
 	struct seccomp_notif_sizes sizes;
 	struct seccomp_notif *req;
 	struct seccomp_notif_resp *resp;
-	long early = 0, replied, interrupted, no_listener;
+	long early = 0, signalled = 0, replied, interrupted, no_listener;
+	struct sched_param fifo = { .sched_priority = 1 }, other = { 0 };
+	cpu_set_t one_cpu;
 	int sock[2], done[2], listener, status;
 	pid_t pid;
 	char c;
 
 	knotif_prog = "notif-driver";
-	if (argc != 4 && argc != 5)
-		usage_error("usage: notif-driver REPLIED INTERRUPTED NO_LISTENER [EARLY]");
+	if (argc < 4 || argc > 6)
+		usage_error("usage: notif-driver REPLIED INTERRUPTED NO_LISTENER [EARLY [SIGNALLED]]");
 	replied = parse_count(argv[1]);
 	interrupted = parse_count(argv[2]);
 	no_listener = parse_count(argv[3]);
-	if (argc == 5)
+	if (argc >= 5)
 		early = parse_count(argv[4]);
+	if (argc == 6)
+		signalled = parse_count(argv[5]);
+	if (signalled) {
+		/* supervisor and target on one CPU: the target inherits it */
+		CPU_ZERO(&one_cpu);
+		check_sys(sched_getaffinity(0, sizeof(one_cpu), &one_cpu), "sched_getaffinity");
+		for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+			if (CPU_ISSET(cpu, &one_cpu)) {
+				CPU_ZERO(&one_cpu);
+				CPU_SET(cpu, &one_cpu);
+				break;
+			}
+		check_sys(sched_setaffinity(0, sizeof(one_cpu), &one_cpu), "sched_setaffinity");
+	}
 	check_sys(socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sock), "socketpair");
 	check_sys(pipe(done), "pipe");
 	check_sys(syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes), "SECCOMP_GET_NOTIF_SIZES");
@@ -164,7 +195,7 @@ int main(int argc, char **argv)
 	if (pid == 0) {
 		close(sock[0]);
 		close(done[0]);
-		target(sock[1], done[1], early, replied, interrupted, no_listener);
+		target(sock[1], done[1], early, replied, signalled, interrupted, no_listener);
 	}
 	close(sock[1]);
 	close(done[1]);
@@ -184,6 +215,20 @@ int main(int argc, char **argv)
 		resp->val = MAGIC;
 		check_sys(ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, resp), "NOTIF_SEND");
 	}
+	if (signalled)
+		check_sys(sched_setscheduler(0, SCHED_FIFO, &fifo), "SCHED_FIFO for SIGNALLED");
+	for (long i = 0; i < signalled; i++) {
+		check_ret(recv_one(listener, req, sizes.seccomp_notif), "NOTIF_RECV");
+		check_sys(kill(pid, SIGUSR1), "kill");
+		memset(resp, 0, sizes.seccomp_notif_resp);
+		resp->id = req->id;
+		resp->val = MAGIC;
+		check_sys(ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, resp), "NOTIF_SEND after the signal");
+		if (read(done[0], &c, 1) != 1)
+			die("the target died before reporting its reply");
+	}
+	if (signalled)
+		check_sys(sched_setscheduler(0, SCHED_OTHER, &other), "SCHED_OTHER");
 	for (long i = 0; i < interrupted; i++) {
 		check_ret(recv_one(listener, req, sizes.seccomp_notif), "NOTIF_RECV");
 		check_sys(kill(pid, SIGUSR1), "kill");
@@ -196,10 +241,11 @@ int main(int argc, char **argv)
 	check_sys(waitpid(pid, &status, 0), "waitpid");
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		die("the target saw a wrong result (status 0x%x; see target() for the step)", status);
+	replied += signalled;
 	printf("{\"queued\": %ld, \"sent\": %ld, \"replied\": %ld, \"resumed\": %ld, "
-	       "\"interrupted\": %ld, \"enosys\": %ld, \"target_pid\": %d}\n",
+	       "\"interrupted\": %ld, \"enosys\": %ld, \"signalled\": %ld, \"target_pid\": %d}\n",
 	       early + replied + interrupted + 1, replied + interrupted + 1, replied, replied,
-	       early + interrupted, 1 + no_listener, (int)pid);
+	       early + interrupted, 1 + no_listener, signalled, (int)pid);
 	free(req);
 	free(resp);
 	return 0;

@@ -26,11 +26,18 @@ expect 2 "cannot write --events=/nonexistent/e.csv" "$kt" -e /nonexistent/e.csv 
 
 if [ -d /sys/kernel/tracing/events/seccomp ]; then
 	expect 0 "source tracepoint" "$kt" -q -s tracepoint -d 0.2
+	expect 0 "source done" "$kt" -q -s done -d 0.2
 else
-	expect 3 "unsupported: --source=tracepoint: no seccomp:seccomp_notif_\*" "$kt" -q -s tracepoint -d 0.2
+	expect 3 "unsupported: --source=tracepoint: no seccomp:seccomp_notif_queued tracepoint" \
+		"$kt" -q -s tracepoint -d 0.2
+	expect 3 "unsupported: --source=done: no seccomp:seccomp_notif_done tracepoint" \
+		"$kt" -q -s done -d 0.2
 	# auto falls back, and says which source it uses and why the others are out
 	out=$("$kt" -q -d 0.2 2>&1) || fail "auto source: $out"
-	printf '%s\n' "$out" | grep -q "^# tracepoint: unsupported: " || fail "no tracepoint fallback note: $out"
+	for src in done tracepoint; do
+		printf '%s\n' "$out" | grep -q "^# $src: unsupported: " ||
+			fail "no $src fallback note: $out"
+	done
 	printf '%s\n' "$out" | grep -q "^# knotif-trace .*: source \(fentry\|sched\) " || fail "no source line: $out"
 	echo "ok: auto falls back: $(printf '%s\n' "$out" | head -1)"
 fi

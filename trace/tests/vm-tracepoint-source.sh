@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Probe source 1 for real: boot the patched kernel (kernel/patches, built by
-# Makefile.kernel) under QEMU with static knotif-trace and notif-driver, and
-# check that knotif-trace picks the seccomp tracepoints by itself and counts
-# every transition of the driver's notifications exactly; then the same with
-# --source=sched, with the seccomp tracepoints alone (--kinds=unotif), and
-# with the task state in task storage (--task-slots=1).
+# Probe sources 1 and 2 for real: boot the patched kernel (kernel/patches,
+# built by Makefile.kernel) under QEMU with static knotif-trace and
+# notif-driver, and check that knotif-trace picks the done event by itself
+# and counts every transition of the driver's notifications exactly, with
+# every replied notification's phases, the SIGNALLED ones included (their
+# reply lands while the target is awake, which the sched source cannot
+# see: it must count exactly those as reply_unseen); then the same with
+# --source=sched, with the done event alone (--kinds=unotif), with the
+# transition tracepoints alone, and with the task state in task storage
+# (--task-slots=1).
 # Skips (77) without QEMU or a patched bzImage. BZIMAGE= picks the kernel.
 set -u
 . "$(dirname "$0")/../../scripts/tests/testlib.sh"
@@ -35,7 +39,7 @@ sh "$src/kernel/scripts/mkinitramfs.sh" "$tmp/initrd.cpio.gz" "$TRACE_SRC/tests/
 echo "booting $kernel ($accel)"
 timeout 600 qemu-system-x86_64 -accel $accel -m 1G -nographic -no-reboot -cpu max -smp 2 \
 	-kernel "$kernel" -initrd "$tmp/initrd.cpio.gz" \
-	-append "console=ttyS0 quiet panic=-1 knotif.driver=500,4,3" \
+	-append "console=ttyS0 quiet panic=-1 knotif.driver=500,4,3,0,50" \
 	-serial mon:stdio >"$tmp/console.log" 2>&1 </dev/null
 grep -q KNOTIF-TRACE-END "$tmp/console.log" || { cat "$tmp/console.log"; fail "the guest did not finish"; }
 sed -n '/KNOTIF-TRACE-BEGIN/,/KNOTIF-TRACE-STATUS/p' "$tmp/console.log"
@@ -44,8 +48,8 @@ import json, re, sys
 log = open(sys.argv[1], errors="replace").read().replace("\r", "")
 want = json.loads(re.search(r'^\{"queued".*\}$', log, re.M).group(0))
 errors = []
-for marker, source in (("SUMMARY", "tracepoint"), ("SCHED", "sched"), ("UNOTIF", "tracepoint"),
-                       ("STORAGE", "tracepoint")):
+for marker, source in (("SUMMARY", "done"), ("SCHED", "sched"), ("UNOTIF", "done"),
+                       ("TP", "tracepoint"), ("STORAGE", "tracepoint")):
     status = re.search(rf"KNOTIF-{'TRACE' if marker == 'SUMMARY' else marker}-STATUS (\d+)", log)
     if not status or status.group(1) != "0":
         errors.append(f"{source}: knotif-trace failed in the guest")
@@ -63,11 +67,19 @@ for marker, source in (("SUMMARY", "tracepoint"), ("SCHED", "sched"), ("UNOTIF",
             errors.append(f"{source}: {k} {t[k]}, want {want[k]}")
     if t["unexplained"]:
         errors.append(f"{source}: unexplained {t['unexplained']}, want 0")
-    if source == "tracepoint":
+    phases = s["kinds"]["unotif"]["phases"]["round_trip"]["count"]
+    if source == "sched":
+        # the SIGNALLED replies woke nobody: exactly those are unseen
+        if t["reply_unseen"] != want["signalled"]:
+            errors.append(f"sched: reply_unseen {t['reply_unseen']}, want {want['signalled']}")
+    else:
         for k in ("no_queue_stamp", "reply_unseen"):
             if t[k]:
                 errors.append(f"{source}: {k} {t[k]}, want 0: the kernel's own events miss nothing")
-    print(f"{marker} ({source}) on {s['kernel_release']}: {t}")
+        if phases != want["resumed"]:
+            errors.append(f"{source}: {phases} round trips with phases, want every one of "
+                          f"{want['resumed']}")
+    print(f"{marker} ({source}) on {s['kernel_release']}: {t}, {phases} round trips with phases")
 for e in errors:
     print(f"FAIL: {e}")
 sys.exit(1 if errors else 0)
