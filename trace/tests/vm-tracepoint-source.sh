@@ -13,24 +13,10 @@
 # Skips (77) without QEMU or a patched bzImage. BZIMAGE= picks the kernel.
 set -u
 . "$(dirname "$0")/../../scripts/tests/testlib.sh"
+. "$(dirname "$0")/vmlib.sh"
 src=${TRACE_SRC:?}/..
-cache=${KNOTIF_CACHE:-/var/cache/knotif}
-
-command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 is not installed"
-kernel=${BZIMAGE:-$(ls -t "$cache"/kernel/*/patched-*/obj/arch/x86/boot/bzImage 2>/dev/null | head -1)}
-[ -n "$kernel" ] && [ -f "$kernel" ] ||
-	skip "no patched kernel under $cache/kernel (make -f Makefile.kernel build-patched)"
-accel=${ACCEL:-tcg}	# kvm: nested -cpu max aborts on this host; tcg takes ~15 s
-# TCG on one host thread, as kernel/scripts/vm-run.sh boots it: with one
-# thread per vCPU (MTTCG) a jump label patched on one vCPU is sometimes run
-# by the other as text_poke_bp()'s int3 ("Oops: int3" at boot, stock too).
-[ "$accel" = tcg ] && accel=tcg,thread=single
-
-# static binaries for the initramfs, in a build tree of their own
-bdir=${TRACE_STATIC_BUILD:?}	# inside this checkout's build tree
-cmake -S "$src" -B "$bdir" -DKNOTIF_STATIC=ON >"$bdir.log" 2>&1 &&
-	cmake --build "$bdir" -j2 --target knotif-trace notif-driver >>"$bdir.log" 2>&1 ||
-	fail "static build failed, see $bdir.log"
+vm_kernel
+vm_static knotif-trace notif-driver
 [ -x "$bdir/knotif-trace" ] || skip "knotif-trace is not built here (see $bdir.log)"
 
 tmp=$TEST_TMP

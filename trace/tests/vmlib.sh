@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: GPL-2.0
+# Sourced by the guest tests of trace/ (after testlib.sh): the patched
+# kernel to boot, the QEMU accelerator, and the static programs for the
+# initramfs. Each skips (77) when its part is missing.
+#   vm_kernel        sets $kernel: BZIMAGE=, else the newest patched bzImage
+#   vm_static TARGET...  builds TARGET... static into $TRACE_STATIC_BUILD, sets $bdir
+cache=${KNOTIF_CACHE:-/var/cache/knotif}
+# TCG on one host thread, as kernel/scripts/vm-run.sh boots it: with one
+# thread per vCPU (MTTCG) a jump label patched on one vCPU is sometimes run
+# by the other as text_poke_bp()'s int3 ("Oops: int3" at boot, stock too).
+accel=${ACCEL:-tcg}	# kvm: nested -cpu max aborts on this host; tcg takes ~15 s
+[ "$accel" = tcg ] && accel=tcg,thread=single
+
+vm_kernel() {
+	command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 is not installed"
+	kernel=${BZIMAGE:-$(ls -t "$cache"/kernel/*/patched-*/obj/arch/x86/boot/bzImage 2>/dev/null | head -1)}
+	[ -n "$kernel" ] && [ -f "$kernel" ] ||
+		skip "no patched kernel under $cache/kernel (make -f Makefile.kernel build-patched)"
+}
+
+vm_static() {
+	bdir=${TRACE_STATIC_BUILD:?}	# inside this checkout's build tree
+	cmake -S "${TRACE_SRC:?}/.." -B "$bdir" -DKNOTIF_STATIC=ON >"$bdir.log" 2>&1 &&
+		cmake --build "$bdir" -j2 --target "$@" >>"$bdir.log" 2>&1 ||
+		fail "static build failed, see $bdir.log"
+}
