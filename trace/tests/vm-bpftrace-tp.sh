@@ -29,12 +29,7 @@ done
 (cd "$ov" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) | gzip -1 >"$tmp/overlay.cpio.gz" ||
 	fail "the bpftrace archive"
 cat "$tmp/base.cpio.gz" "$tmp/overlay.cpio.gz" >"$tmp/initrd.cpio.gz"
-echo "booting $kernel ($accel)"
-timeout 600 qemu-system-x86_64 -accel $accel -m 2G -nographic -no-reboot -cpu max -smp 2 \
-	-kernel "$kernel" -initrd "$tmp/initrd.cpio.gz" \
-	-append "console=ttyS0 quiet panic=-1 knotif.trace=bpftrace knotif.driver=200,3,2,0,20" \
-	-serial mon:stdio >"$tmp/console.log" 2>&1 </dev/null
-grep -q KNOTIF-TRACE-END "$tmp/console.log" || { cat "$tmp/console.log"; fail "the guest did not finish"; }
+vm_boot 2G "knotif.trace=bpftrace knotif.driver=200,3,2,0,20"
 sed -n '/KNOTIF-BT-BEGIN/,/KNOTIF-BT-STATUS/p' "$tmp/console.log"
 /usr/bin/python3 - "$tmp/console.log" <<'PY'
 import json, re, sys

@@ -22,12 +22,7 @@ vm_static knotif-trace notif-driver
 tmp=$TEST_TMP
 sh "$src/kernel/scripts/mkinitramfs.sh" "$tmp/initrd.cpio.gz" "$TRACE_SRC/tests/vm/init" \
 	"$bdir/knotif-trace" "$bdir/trace/tests/notif-driver" || fail "mkinitramfs"
-echo "booting $kernel ($accel)"
-timeout 600 qemu-system-x86_64 -accel $accel -m 1G -nographic -no-reboot -cpu max -smp 2 \
-	-kernel "$kernel" -initrd "$tmp/initrd.cpio.gz" \
-	-append "console=ttyS0 quiet panic=-1 knotif.driver=500,4,3,0,50" \
-	-serial mon:stdio >"$tmp/console.log" 2>&1 </dev/null
-grep -q KNOTIF-TRACE-END "$tmp/console.log" || { cat "$tmp/console.log"; fail "the guest did not finish"; }
+vm_boot 1G "knotif.driver=500,4,3,0,50"
 sed -n '/KNOTIF-TRACE-BEGIN/,/KNOTIF-TRACE-STATUS/p' "$tmp/console.log"
 /usr/bin/python3 - "$tmp/console.log" <<'PY'
 import json, re, sys
