@@ -96,6 +96,8 @@ struct {
 
 /* set (never cleared) before the first task state goes to task storage; user space sets it too */
 bool storage_used;
+/* CLOCK_MONOTONIC ns just before the programs attach (the done source's start) */
+__u64 attach_ns;
 /*
  * The system calls a supervisor has received a notification for, one bit
  * each: a call interrupted before any RECV is known to be a notification
@@ -969,8 +971,10 @@ int BPF_PROG(tp_addfd, __u64 filter, __u64 id, pid_t pid, int nr, int fd, __u32 
 
 	if (!tp_same(st, id))
 		return 0;
+	if (fd < 0)
+		return 0;	/* nothing installed: counted by no source */
 	count(KT_UNOTIF, KT_ADDFD);
-	if ((flags & ADDFD_FLAG_SEND) && fd >= 0) {
+	if (flags & ADDFD_FLAG_SEND) {
 		/* the target marks itself REPLIED: there is no replied event for it */
 		mark_replied(st, KT_UNOTIF, KT_F_ADDFD);
 	}
@@ -1052,8 +1056,13 @@ int BPF_PROG(tp_done, __u64 filter, __u64 id, pid_t pid, int nr, __u32 outcome, 
 	if (have_filter && !task_passes(cur, task_state(cur)))
 		return 0;
 	n.queued = t->queued;
-	/* queued before the event was enabled: not seen whole (no listener at all has id 0) */
-	if (!n.queued && id)
+	/*
+	 * Queued before this tracer attached: not seen whole. The event's
+	 * enabled state is shared by every consumer, so such a notification
+	 * may carry moments another one had the kernel take (or 0 if none
+	 * did). No listener at all has id 0 and no queue moment.
+	 */
+	if (id && n.queued < attach_ns)
 		return 0;
 	n.sent = t->received;
 	n.replied = t->replied;

@@ -33,7 +33,7 @@ enum kt_transition {
 	KT_QUEUED,		/* INIT: queued, target asleep */
 	KT_SENT,		/* the listener received it */
 	KT_REPLIED,		/* the listener answered */
-	KT_ADDFD,		/* an ADDFD ioctl (with or without FLAG_SEND) */
+	KT_ADDFD,		/* a file ADDFD installed (sched, fentry: an ADDFD the target woke for) */
 	KT_RESUMED,		/* the target left the call with the reply */
 	KT_INTERRUPTED,		/* a signal ended the wait */
 	KT_ENOSYS,		/* no listener, or it went away: ENOSYS */

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -202,7 +203,13 @@ int source_load(struct knotif_trace_bpf *skel, int source)
 
 int source_attach(struct knotif_trace_bpf *skel, int source)
 {
-	int err = knotif_trace_bpf__attach(skel);
+	struct timespec now;
+	int err;
+
+	/* the done event's moments before this are another consumer's (see tp_done) */
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	skel->bss->attach_ns = (__u64)now.tv_sec * 1000000000ULL + (__u64)now.tv_nsec;
+	err = knotif_trace_bpf__attach(skel);
 
 	if (err)
 		fprintf(stderr, "%s: unsupported: attaching the %s probes: %s\n", knotif_prog,

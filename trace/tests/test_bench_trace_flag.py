@@ -30,7 +30,7 @@ if p.returncode:
     fail(f"knotif-bench --trace exited {p.returncode}: {p.stderr.strip()}")
 d = json.loads(p.stdout)
 c.true("context.knotif.trace.source", d["context"]["knotif"].get("trace", {}).get("source")
-       in ("tracepoint", "fentry", "sched"))
+       in ("done", "tracepoint", "fentry", "sched"))
 c.eq("context.knotif.trace.not_understood", d["context"]["knotif"]["trace"].get("not_understood"),
      [m + "/placement:same" for m in NOT_UNDERSTOOD])
 for b in d["benchmarks"]:

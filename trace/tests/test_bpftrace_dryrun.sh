@@ -10,8 +10,8 @@ command -v bpftrace >/dev/null || skip "bpftrace is not installed"
 [ -d /sys/kernel/tracing/events/sched ] ||
 	skip "tracefs is not mounted at /sys/kernel/tracing (scripts/setup mounts it)"
 if [ "${1:-}" = tp ]; then
-	[ -d /sys/kernel/tracing/events/seccomp ] ||
-		skip "no seccomp tracepoints on $(uname -r) (a kernel without kernel/patches, the tracepoints)"
+	[ -d /sys/kernel/tracing/events/seccomp/seccomp_notif_done ] ||
+		skip "no seccomp:seccomp_notif_done on $(uname -r) (a kernel without kernel/patches, the done event)"
 	scripts=knotif-phases-tp.bt
 else
 	scripts="knotif-phases.bt knotif-ptrace.bt"

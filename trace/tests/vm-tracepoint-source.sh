@@ -28,6 +28,10 @@ sed -n '/KNOTIF-TRACE-BEGIN/,/KNOTIF-TRACE-STATUS/p' "$tmp/console.log"
 import json, re, sys
 log = open(sys.argv[1], errors="replace").read().replace("\r", "")
 want = json.loads(re.search(r'^\{"queued".*\}$', log, re.M).group(0))
+# A preemptible kernel may also let a woken supervisor reply before the
+# target sleeps in the driver's plain REPLIED calls (all on one CPU when
+# SIGNALLED is set): the sched source then misses more than SIGNALLED.
+preemptible = "PREEMPT" in re.search(r"^KNOTIF-UNAME (.*)$", log, re.M).group(1)
 errors = []
 for marker, source in (("SUMMARY", "done"), ("SCHED", "sched"), ("UNOTIF", "done"),
                        ("TP", "tracepoint"), ("STORAGE", "tracepoint")):
@@ -40,8 +44,8 @@ for marker, source in (("SUMMARY", "done"), ("SCHED", "sched"), ("UNOTIF", "done
     if s["source"] != source:
         errors.append(f"source {s['source']}, want {source}")
     t = s["kinds"]["unotif"]["transitions"]
-    # an unpinned driver on 2 CPUs: the sched source may miss a queue moment
-    # (counted as no_queue_stamp), never a transition
+    # on 2 CPUs the sched source may miss a queue moment (counted as
+    # no_queue_stamp), never a transition
     t["queued"] += t["no_queue_stamp"] if source == "sched" else 0
     for k in ("queued", "sent", "replied", "resumed", "interrupted", "enosys"):
         if t[k] != want[k]:
@@ -51,8 +55,11 @@ for marker, source in (("SUMMARY", "done"), ("SCHED", "sched"), ("UNOTIF", "done
     phases = s["kinds"]["unotif"]["phases"]["round_trip"]["count"]
     if source == "sched":
         # the SIGNALLED replies woke nobody: exactly those are unseen
-        if t["reply_unseen"] != want["signalled"]:
-            errors.append(f"sched: reply_unseen {t['reply_unseen']}, want {want['signalled']}")
+        unseen_ok = (t["reply_unseen"] >= want["signalled"] if preemptible
+                     else t["reply_unseen"] == want["signalled"])
+        if not unseen_ok:
+            errors.append(f"sched: reply_unseen {t['reply_unseen']}, want "
+                          f"{'at least ' if preemptible else ''}{want['signalled']}")
     else:
         for k in ("no_queue_stamp", "reply_unseen"):
             if t[k]:

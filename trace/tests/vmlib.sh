@@ -2,7 +2,8 @@
 # Sourced by the guest tests of trace/ (after testlib.sh): the patched
 # kernel to boot, the QEMU accelerator, and the static programs for the
 # initramfs. Each skips (77) when its part is missing.
-#   vm_kernel        sets $kernel: BZIMAGE=, else the newest patched bzImage
+#   vm_kernel        sets $kernel: BZIMAGE=, else the patched bzImage of this
+#                    checkout's series (Makefile.kernel's tree, by content hash)
 #   vm_static TARGET...  builds TARGET... static into $TRACE_STATIC_BUILD, sets $bdir
 #   vm_boot MEM APPEND   boots it (below)
 cache=${KNOTIF_CACHE:-/var/cache/knotif}
@@ -13,10 +14,13 @@ accel=${ACCEL:-tcg}	# kvm: nested -cpu max aborts on this host; tcg takes ~15 s
 [ "$accel" = tcg ] && accel=tcg,thread=single
 
 vm_kernel() {
+	local patches=${TRACE_SRC:?}/../kernel/patches hash
 	command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 is not installed"
-	kernel=${BZIMAGE:-$(ls -t "$cache"/kernel/*/patched-*/obj/arch/x86/boot/bzImage 2>/dev/null | head -1)}
+	# SERIES_HASH of Makefile.kernel: the series file, then its patches
+	hash=$(cd "$patches" && cat series $(grep -v '^[[:space:]]*\(#\|$\)' series) | sha256sum | cut -c1-12)
+	kernel=${BZIMAGE:-$(ls "$cache"/kernel/*/patched-"$hash"/obj/arch/x86/boot/bzImage 2>/dev/null | head -1)}
 	[ -n "$kernel" ] && [ -f "$kernel" ] ||
-		skip "no patched kernel under $cache/kernel (make -f Makefile.kernel build-patched)"
+		skip "no patched kernel of this series under $cache/kernel (patched-$hash: make -f Makefile.kernel build-patched)"
 }
 
 vm_static() {
