@@ -31,7 +31,7 @@ want = json.loads(re.search(r'^\{"queued".*\}$', log, re.M).group(0))
 # A preemptible kernel may also let a woken supervisor reply before the
 # target sleeps in the driver's plain REPLIED calls (all on one CPU when
 # SIGNALLED is set): the sched source then misses more than SIGNALLED.
-preemptible = "PREEMPT" in re.search(r"^KNOTIF-UNAME (.*)$", log, re.M).group(1)
+preemptible = "PREEMPT" in re.search(r"KNOTIF-UNAME (.*)$", log, re.M).group(1)
 errors = []
 for marker, source in (("SUMMARY", "done"), ("SCHED", "sched"), ("UNOTIF", "done"),
                        ("TP", "tracepoint"), ("STORAGE", "tracepoint")):
