@@ -1032,8 +1032,11 @@ int BPF_PROG(tp_resumed, __u64 filter, __u64 id, pid_t pid, int nr, int error, _
  * The done source: one event when a notification ends, carrying its moments
  * (struct seccomp_notif_times, CLOCK_MONOTONIC ns, which the kernel takes
  * only while the event is enabled) and its outcome. The program keeps no
- * state between events and reads no clock: it lays the event out as the
- * per-target state the other sources build, and finishes it as they do.
+ * state between events and reads no clock; it counts and bins as finish()
+ * does, without finish()'s inference: the kernel says how it ended. It is
+ * the tracer's cost on every notification, so it stays straight-line: the
+ * counters by constant index, the four phases without span()'s tests
+ * (every moment of a notification queued after the attach was taken).
  */
 struct seccomp_notif_times___kt {
 	__u64 queued, received, replied, resumed;
@@ -1046,36 +1049,81 @@ struct seccomp_notif_times___kt {
 #define DONE_KILLED		4
 #define DONE_NO_LISTENER	5
 
+/* --events: the record finish() would stream for it */
+static __always_inline void emit_done(struct task_struct *cur, __u64 id, int nr, __u32 outcome,
+				      long ret, const struct seccomp_notif_times___kt *t)
+{
+	struct kt_task n = {
+		.queued = t->queued, .sent = t->received, .replied = t->replied,
+		.id = id, .nr = nr, .kind = KT_UNOTIF,
+	};
+	int out = KT_OUT_RESUMED;
+
+	if (outcome == DONE_CONTINUED)
+		n.flags = KT_F_CONTINUE;
+	else if (outcome == DONE_ADDFD_REPLIED)
+		n.flags = KT_F_ADDFD;
+	if (outcome == DONE_NO_LISTENER) {
+		out = KT_OUT_ENOSYS;
+	} else if (outcome >= DONE_INTERRUPTED) {
+		out = KT_OUT_INTERRUPTED;
+		if (n.replied)
+			n.flags |= KT_F_REPLY_LOST;
+	}
+	emit(&n, cur->pid, cur, ret, t->resumed, out);
+}
+
 SEC("tp_btf/seccomp_notif_done")
 int BPF_PROG(tp_done, __u64 filter, __u64 id, pid_t pid, int nr, __u32 outcome, int error,
 	     __s64 val, __u32 flags, __u32 addfd, const struct seccomp_notif_times___kt *t)
 {
 	struct task_struct *cur = bpf_get_current_task_btf();
-	struct kt_task n = {};
+	__u64 queued = t->queued, sent = t->received, replied = t->replied, resumed;
+	unsigned long long *n;
+	struct kt_counts *c;
+	struct kt_phases *p;
+	__u32 key;
 
-	if (have_filter && !task_passes(cur, task_state(cur)))
-		return 0;
-	n.queued = t->queued;
 	/*
 	 * Queued before this tracer attached: not seen whole. The event's
 	 * enabled state is shared by every consumer, so such a notification
 	 * may carry moments another one had the kernel take (or 0 if none
 	 * did). No listener at all has id 0 and no queue moment.
 	 */
-	if (id && n.queued < attach_ns)
+	if (id && queued < attach_ns)
 		return 0;
-	n.sent = t->received;
-	n.replied = t->replied;
-	n.id = id;
-	n.nr = nr;
-	n.kind = KT_UNOTIF;
-	n.flags = outcome == DONE_CONTINUED ? KT_F_CONTINUE :
-		  outcome == DONE_ADDFD_REPLIED ? KT_F_ADDFD : 0;
-	n.interrupted = outcome == DONE_INTERRUPTED || outcome == DONE_KILLED;
-	n.gone = outcome == DONE_NO_LISTENER;
+	if (have_filter && !task_passes(cur, task_state(cur)))
+		return 0;
+	c = counts_here();
+	if (!c)
+		return 0;
+	n = c->n[KT_UNOTIF];
+	if (queued)
+		__sync_fetch_and_add(&n[KT_QUEUED], 1);
+	if (sent)
+		__sync_fetch_and_add(&n[KT_SENT], 1);
+	if (replied)
+		__sync_fetch_and_add(&n[KT_REPLIED], 1);
 	if (addfd)
-		count_n(counts_here(), KT_UNOTIF, KT_ADDFD, addfd);
-	finish(&n, cur->pid, cur, error ? error : val, t->resumed);
+		__sync_fetch_and_add(&n[KT_ADDFD], addfd);
+	if (outcome == DONE_NO_LISTENER) {
+		__sync_fetch_and_add(&n[KT_ENOSYS], 1);
+	} else if (outcome >= DONE_INTERRUPTED) {
+		__sync_fetch_and_add(&n[KT_INTERRUPTED], 1);
+	} else {
+		__sync_fetch_and_add(&n[KT_RESUMED], 1);
+		key = bpf_get_smp_processor_id() * KT_KIND_COUNT + KT_UNOTIF;
+		p = bpf_map_lookup_elem(&hists, &key);
+		if (p) {
+			resumed = t->resumed;
+			hist_add(&p->ph[KT_PH_QUEUE_WAIT], sent - queued);
+			hist_add(&p->ph[KT_PH_THINK], replied - sent);
+			hist_add(&p->ph[KT_PH_WAKE], resumed - replied);
+			hist_add(&p->ph[KT_PH_ROUND_TRIP], resumed - queued);
+		}
+	}
+	if (want_events)
+		emit_done(cur, id, nr, outcome, error ? error : val, t);
 	return 0;
 }
 
