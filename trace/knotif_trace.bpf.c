@@ -1085,10 +1085,10 @@ int BPF_PROG(tp_done, __u64 filter, __u64 id, pid_t pid, int nr, __u32 outcome, 
 	__u32 key;
 
 	/*
-	 * Queued before this tracer attached: not seen whole. The event's
-	 * enabled state is shared by every consumer, so such a notification
-	 * may carry moments another one had the kernel take (or 0 if none
-	 * did). No listener at all has id 0 and no queue moment.
+	 * Queued before this tracer attached: not seen whole. The event fires
+	 * for a notification queued while it is enabled, and that state is
+	 * shared by every consumer: such a one has another consumer's moments.
+	 * No listener at all has id 0 and no queue moment.
 	 */
 	if (id && queued < attach_ns)
 		return 0;
