@@ -163,9 +163,9 @@ void source_set_autoload(struct knotif_trace_bpf *skel, int source, const struct
 		[PROBE_SCHED_WAKING] = skel->progs.on_waking,
 	};
 
-	/* the other sources' programs keep out of the load */
 	bool seccomp_events = source == KT_SRC_DONE || source == KT_SRC_TRACEPOINT;
 
+	/* the other sources' programs keep out of the load */
 	for (size_t i = 0; i < sizeof(tp) / sizeof(tp[0]); i++)
 		bpf_program__set_autoload(tp[i], source == KT_SRC_TRACEPOINT);
 	bpf_program__set_autoload(skel->progs.tp_done, source == KT_SRC_DONE);

@@ -42,6 +42,7 @@
 
 #include "check.h"
 #include "compat.h"
+#include "cpu.h"
 #include "fdpass.h"
 #include "filter.h"
 
@@ -148,6 +149,15 @@ static int recv_one(int listener, struct seccomp_notif *req, size_t size)
 	}
 }
 
+/* The answer every replied call checks for: MAGIC. */
+static int reply_magic(int listener, struct seccomp_notif_resp *resp, size_t size, uint64_t id)
+{
+	memset(resp, 0, size);
+	resp->id = id;
+	resp->val = MAGIC;
+	return ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, resp);
+}
+
 int main(int argc, char **argv)
 {
 	struct seccomp_notif_sizes sizes;
@@ -155,7 +165,8 @@ int main(int argc, char **argv)
 	struct seccomp_notif_resp *resp;
 	long early = 0, signalled = 0, replied, interrupted, no_listener;
 	struct sched_param fifo = { .sched_priority = 1 }, other = { 0 };
-	cpu_set_t one_cpu;
+	int cpus[2];
+	char why[128];
 	int sock[2], done[2], listener, status;
 	pid_t pid;
 	char c;
@@ -172,15 +183,8 @@ int main(int argc, char **argv)
 		signalled = parse_count(argv[5]);
 	if (signalled) {
 		/* supervisor and target on one CPU: the target inherits it */
-		CPU_ZERO(&one_cpu);
-		check_sys(sched_getaffinity(0, sizeof(one_cpu), &one_cpu), "sched_getaffinity");
-		for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-			if (CPU_ISSET(cpu, &one_cpu)) {
-				CPU_ZERO(&one_cpu);
-				CPU_SET(cpu, &one_cpu);
-				break;
-			}
-		check_sys(sched_setaffinity(0, sizeof(one_cpu), &one_cpu), "sched_setaffinity");
+		check_ret(placement_cpus(PLACEMENT_SAME, cpus, why, sizeof(why)), "placement");
+		check_ret(pin_to(cpus[0]), "pinning to one CPU");
 	}
 	check_sys(socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sock), "socketpair");
 	check_sys(pipe(done), "pipe");
@@ -210,20 +214,16 @@ int main(int argc, char **argv)
 	}
 	for (long i = 0; i < replied; i++) {
 		check_ret(recv_one(listener, req, sizes.seccomp_notif), "NOTIF_RECV");
-		memset(resp, 0, sizes.seccomp_notif_resp);
-		resp->id = req->id;
-		resp->val = MAGIC;
-		check_sys(ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, resp), "NOTIF_SEND");
+		check_sys(reply_magic(listener, resp, sizes.seccomp_notif_resp, req->id),
+			  "NOTIF_SEND");
 	}
 	if (signalled)
 		check_sys(sched_setscheduler(0, SCHED_FIFO, &fifo), "SCHED_FIFO for SIGNALLED");
 	for (long i = 0; i < signalled; i++) {
 		check_ret(recv_one(listener, req, sizes.seccomp_notif), "NOTIF_RECV");
 		check_sys(kill(pid, SIGUSR1), "kill");
-		memset(resp, 0, sizes.seccomp_notif_resp);
-		resp->id = req->id;
-		resp->val = MAGIC;
-		check_sys(ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, resp), "NOTIF_SEND after the signal");
+		check_sys(reply_magic(listener, resp, sizes.seccomp_notif_resp, req->id),
+			  "NOTIF_SEND after the signal");
 		if (read(done[0], &c, 1) != 1)
 			die("the target died before reporting its reply");
 	}

@@ -14,13 +14,13 @@ accel=${ACCEL:-tcg}	# kvm: nested -cpu max aborts on this host; tcg takes ~15 s
 [ "$accel" = tcg ] && accel=tcg,thread=single
 
 vm_kernel() {
-	local patches=${TRACE_SRC:?}/../kernel/patches hash
+	local patched
 	command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 is not installed"
-	# SERIES_HASH of Makefile.kernel: the series file, then its patches
-	hash=$(cd "$patches" && cat series $(grep -v '^[[:space:]]*\(#\|$\)' series) | sha256sum | cut -c1-12)
-	kernel=${BZIMAGE:-$(ls "$cache"/kernel/*/patched-"$hash"/obj/arch/x86/boot/bzImage 2>/dev/null | head -1)}
-	[ -n "$kernel" ] && [ -f "$kernel" ] ||
-		skip "no patched kernel of this series under $cache/kernel (patched-$hash: make -f Makefile.kernel build-patched)"
+	# Makefile.kernel names the tree of this checkout's series (by its content hash)
+	patched=$(make -s -f "${TRACE_SRC:?}/../Makefile.kernel" info | sed -n 's/^patched: *//p')
+	kernel=${BZIMAGE:-$patched/obj/arch/x86/boot/bzImage}
+	[ -f "$kernel" ] ||
+		skip "no patched kernel of this series at $patched (make -f Makefile.kernel build-patched)"
 }
 
 vm_static() {
