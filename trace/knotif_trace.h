@@ -117,7 +117,10 @@ struct kt_hist {
 	unsigned long long slot[KT_HIST_SLOTS];
 };
 
-/* floor(log2(b)) of a byte b > 0 (0 for 0): the last step of kt_log2(). */
+/*
+ * floor(log2(i)) for 0 < i < 1024 (0 for 0), the one step of kt_slot()
+ * where a CPU would count leading zeros (BPF cannot).
+ */
 #define KT_L2_2(n)	n, n
 #define KT_L2_4(n)	KT_L2_2(n), KT_L2_2(n)
 #define KT_L2_8(n)	KT_L2_4(n), KT_L2_4(n)
@@ -125,50 +128,40 @@ struct kt_hist {
 #define KT_L2_32(n)	KT_L2_16(n), KT_L2_16(n)
 #define KT_L2_64(n)	KT_L2_32(n), KT_L2_32(n)
 #define KT_L2_128(n)	KT_L2_64(n), KT_L2_64(n)
-static const unsigned char kt_log2_byte[256] = {
-	0, 0, KT_L2_2(1), KT_L2_4(2), KT_L2_8(3), KT_L2_16(4), KT_L2_32(5), KT_L2_64(6), KT_L2_128(7),
+#define KT_L2_256(n)	KT_L2_128(n), KT_L2_128(n)
+#define KT_L2_512(n)	KT_L2_256(n), KT_L2_256(n)
+static const unsigned char kt_log2_10[1024] = {
+	0, 0, KT_L2_2(1), KT_L2_4(2), KT_L2_8(3), KT_L2_16(4), KT_L2_32(5), KT_L2_64(6),
+	KT_L2_128(7), KT_L2_256(8), KT_L2_512(9),
 };
 
 /*
- * floor(log2(v)) for v > 0: BPF has no count-leading-zeros. Up to three
- * halvings and a byte table: the kernel side runs this for every phase of
- * every notification, and the table costs a third of the instructions of
- * three more halvings. A value below 2^16 ns (65 µs: most phases of a
- * round trip) takes one test and at most one halving. 64-bit throughout,
- * as kt_slot(): a 32-bit value costs BPF two shifts each time it meets a
- * 64-bit one.
+ * A value's slot. With e = floor(log2(v)) and sh = e - KT_SUB_BITS (0 below
+ * 2^KT_SUB_BITS), the slot is (sh << KT_SUB_BITS) + (v >> sh): v >> sh
+ * keeps v's top KT_SUB_BITS + 1 bits. sh is read from kt_log2_10[] of v's
+ * bits above the lowest 6, 16, 26 or 36, the first test that holds: a value
+ * below 2^16 ns (65 µs, most phases of a round trip) costs one test and one
+ * table load. The kernel side runs this for every phase of every
+ * notification. 64-bit throughout: a 32-bit value costs BPF two shifts each
+ * time it meets a 64-bit one.
  */
-static inline unsigned long long kt_log2(unsigned long long v)
-{
-	unsigned long long r = 0;
-
-	if (v >> 16) {
-		if (v >> 32) {
-			v >>= 32;
-			r = 32;
-		}
-		if (v >> 16) {
-			v >>= 16;
-			r += 16;
-		}
-	}
-	if (v >> 8) {
-		v >>= 8;
-		r += 8;
-	}
-	return r + kt_log2_byte[v & 0xff];
-}
+_Static_assert(KT_SUB_BITS == 6 && KT_MAX_EXP <= 46, "kt_slot()'s levels are for 6 sub-bucket bits");
 
 static inline unsigned long long kt_slot(unsigned long long v)
 {
-	unsigned long long e;
+	unsigned long long sh;
 
-	if (v < KT_SUB)
-		return v;
-	e = kt_log2(v);
-	if (e >= KT_MAX_EXP)
+	if (v < (1ULL << 16))
+		sh = kt_log2_10[v >> KT_SUB_BITS];
+	else if (v < (1ULL << 26))
+		sh = kt_log2_10[v >> 16] + 10;
+	else if (v < (1ULL << 36))
+		sh = kt_log2_10[v >> 26] + 20;
+	else if (v < (1ULL << KT_MAX_EXP))
+		sh = kt_log2_10[v >> 36] + 30;
+	else
 		return KT_HIST_SLOTS - 1;
-	return ((e - KT_SUB_BITS + 1) << KT_SUB_BITS) + (v >> (e - KT_SUB_BITS)) - KT_SUB;
+	return (sh << KT_SUB_BITS) + (v >> sh);
 }
 
 /* One finished notification (--events only); a time is 0 when that moment was not seen. */
