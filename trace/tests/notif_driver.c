@@ -11,6 +11,10 @@
  *                      their number;
  *   REPLIED     times: the supervisor answers (emulates) and the target
  *                      checks the answer;
+ *   ADDFD       times (optional, default 0): the supervisor answers with
+ *                      SECCOMP_IOCTL_NOTIF_ADDFD and SECCOMP_ADDFD_FLAG_SEND
+ *                      (one file installed, the call returns its number),
+ *                      and the target checks the file and closes it;
  *   SIGNALLED   times (optional, default 0): a reply that lands while the
  *                      target is awake: on the target's CPU, the supervisor
  *                      (SCHED_FIFO, so the woken target cannot preempt it)
@@ -28,6 +32,7 @@
  * the target saw exactly the results it should have.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <sched.h>
 #include <signal.h>
@@ -63,7 +68,8 @@ static long parse_count(const char *s)
 }
 
 static __attribute__((noreturn)) void target(int sock, int done_fd, long early, long replied,
-					     long signalled, long interrupted, long no_listener)
+					     long addfd, long signalled, long interrupted,
+					     long no_listener)
 {
 	struct sigaction sa = { .sa_handler = on_usr1 };	/* no SA_RESTART: EINTR */
 	int nr = SYS_getppid, listener;
@@ -87,6 +93,11 @@ static __attribute__((noreturn)) void target(int sock, int done_fd, long early, 
 	for (long i = 0; i < replied; i++)
 		if (syscall(SYS_getppid) != MAGIC)
 			_exit(12);
+	for (long i = 0; i < addfd; i++) {
+		ret = syscall(SYS_getppid);
+		if (ret < 0 || fcntl(ret, F_GETFD) < 0 || close(ret))
+			_exit(18);
+	}
 	for (long i = 0; i < signalled; i++) {
 		if (syscall(SYS_getppid) != MAGIC)
 			_exit(17);
@@ -149,6 +160,16 @@ static int recv_one(int listener, struct seccomp_notif *req, size_t size)
 	}
 }
 
+/* One file for the call, which returns its number (ADDFD with SEND). */
+static int reply_addfd(int listener, uint64_t id, int fd)
+{
+	struct seccomp_notif_addfd addfd = {
+		.id = id, .srcfd = fd, .flags = SECCOMP_ADDFD_FLAG_SEND, .newfd_flags = O_CLOEXEC,
+	};
+
+	return ioctl(listener, SECCOMP_IOCTL_NOTIF_ADDFD, &addfd);
+}
+
 /* The answer every replied call checks for: MAGIC. */
 static int reply_magic(int listener, struct seccomp_notif_resp *resp, size_t size, uint64_t id)
 {
@@ -163,24 +184,32 @@ int main(int argc, char **argv)
 	struct seccomp_notif_sizes sizes;
 	struct seccomp_notif *req;
 	struct seccomp_notif_resp *resp;
-	long early = 0, signalled = 0, replied, interrupted, no_listener;
+	long early = 0, signalled = 0, addfd = 0, replied, interrupted, no_listener;
 	struct sched_param fifo = { .sched_priority = 1 }, other = { 0 };
 	int cpus[2];
 	char why[128];
-	int sock[2], done[2], listener, status;
+	int sock[2], done[2], listener, status, dir = -1;
 	pid_t pid;
 	char c;
 
 	knotif_prog = "notif-driver";
-	if (argc < 4 || argc > 6)
-		usage_error("usage: notif-driver REPLIED INTERRUPTED NO_LISTENER [EARLY [SIGNALLED]]");
+	if (argc < 4 || argc > 7)
+		usage_error("usage: notif-driver REPLIED INTERRUPTED NO_LISTENER "
+			    "[EARLY [SIGNALLED [ADDFD]]]");
 	replied = parse_count(argv[1]);
 	interrupted = parse_count(argv[2]);
 	no_listener = parse_count(argv[3]);
 	if (argc >= 5)
 		early = parse_count(argv[4]);
-	if (argc == 6)
+	if (argc >= 6)
 		signalled = parse_count(argv[5]);
+	if (argc == 7)
+		addfd = parse_count(argv[6]);
+	if (addfd) {
+		/* the file each ADDFD call gets a copy of */
+		dir = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		check_sys(dir, "opening / for ADDFD");
+	}
 	if (signalled) {
 		/* supervisor and target on one CPU: the target inherits it */
 		check_ret(placement_cpus(PLACEMENT_SAME, cpus, why, sizeof(why)), "placement");
@@ -199,7 +228,7 @@ int main(int argc, char **argv)
 	if (pid == 0) {
 		close(sock[0]);
 		close(done[0]);
-		target(sock[1], done[1], early, replied, signalled, interrupted, no_listener);
+		target(sock[1], done[1], early, replied, addfd, signalled, interrupted, no_listener);
 	}
 	close(sock[1]);
 	close(done[1]);
@@ -216,6 +245,10 @@ int main(int argc, char **argv)
 		check_ret(recv_one(listener, req, sizes.seccomp_notif), "NOTIF_RECV");
 		check_sys(reply_magic(listener, resp, sizes.seccomp_notif_resp, req->id),
 			  "NOTIF_SEND");
+	}
+	for (long i = 0; i < addfd; i++) {
+		check_ret(recv_one(listener, req, sizes.seccomp_notif), "NOTIF_RECV");
+		check_sys(reply_addfd(listener, req->id, dir), "NOTIF_ADDFD with SEND");
 	}
 	if (signalled)
 		check_sys(sched_setscheduler(0, SCHED_FIFO, &fifo), "SCHED_FIFO for SIGNALLED");
@@ -241,11 +274,14 @@ int main(int argc, char **argv)
 	check_sys(waitpid(pid, &status, 0), "waitpid");
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		die("the target saw a wrong result (status 0x%x; see target() for the step)", status);
-	replied += signalled;
+	replied += signalled + addfd;
 	printf("{\"queued\": %ld, \"sent\": %ld, \"replied\": %ld, \"resumed\": %ld, "
-	       "\"interrupted\": %ld, \"enosys\": %ld, \"signalled\": %ld, \"target_pid\": %d}\n",
+	       "\"interrupted\": %ld, \"enosys\": %ld, \"addfd\": %ld, \"signalled\": %ld, "
+	       "\"target_pid\": %d}\n",
 	       early + replied + interrupted + 1, replied + interrupted + 1, replied, replied,
-	       early + interrupted, 1 + no_listener, signalled, (int)pid);
+	       early + interrupted, 1 + no_listener, addfd, signalled, (int)pid);
+	if (dir >= 0)
+		close(dir);
 	free(req);
 	free(resp);
 	return 0;

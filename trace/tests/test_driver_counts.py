@@ -17,13 +17,14 @@ from tracetest import (KNOTIF_TRACE, NOTIF_DRIVER, THREAD_EXEC, Checks, fail, ne
 
 REPLIED, INTERRUPTED, NO_LISTENER = 2000, 7, 5
 EARLY = 3	# interrupted before the trace's first RECV of getppid: held, then counted
+ADDFD = 20	# answered by ADDFD with SEND: one file installed each, counted as addfd and replied
 
 need_root()
 c = Checks()
 with tmpdir() as d:
     ev, summary = os.path.join(d, "events.csv"), os.path.join(d, "summary.json")
     p = run([KNOTIF_TRACE, "-q", "-e", ev, "-j", summary, "--", NOTIF_DRIVER,
-             str(REPLIED), str(INTERRUPTED), str(NO_LISTENER), str(EARLY)])
+             str(REPLIED), str(INTERRUPTED), str(NO_LISTENER), str(EARLY), "0", str(ADDFD)])
     if p.returncode == 3:
         fail(f"knotif-trace found no probe source as root: {p.stderr.strip()}")
     if p.returncode:
@@ -47,8 +48,8 @@ with tmpdir() as d:
     else:
         # how many depends on the host's speed and load: reported, not asserted
         print(f"no_queue_stamp {late} of {want['queued']} (a supervisor already awake on the other CPU)")
-    for k in ("unexplained", "addfd"):
-        c.eq(f"transition {k}", t[k], 0)
+    c.eq("transition addfd", t["addfd"], want["addfd"])
+    c.eq("transition unexplained", t["unexplained"], 0)
     c.eq("ptrace events", s["kinds"]["ptrace"]["events"], 0)
     c.eq("events dropped", s["events_dropped"], 0)
     c.eq("tasks not followed", s["state_unavailable"], 0)
@@ -60,6 +61,8 @@ with tmpdir() as d:
     c.eq("resumed events", outcomes.get("resumed", 0), want["resumed"])
     c.eq("interrupted events", outcomes.get("interrupted", 0), want["interrupted"])
     c.eq("enosys events", outcomes.get("enosys", 0), want["enosys"])
+    c.eq("events replied by ADDFD", sum(1 for e in events if "addfd" in e["flags"].split()),
+         want["addfd"])
     c.true("every event is the driver's target",
            all(int(e["pid"]) == want["target_pid"] for e in events))
     unstamped = sum(1 for e in events if e["outcome"] == "resumed" and e["round_trip_ns"] == "")

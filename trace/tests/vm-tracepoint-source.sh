@@ -3,10 +3,11 @@
 # Probe sources 1 and 2 for real: boot the patched kernel (kernel/patches,
 # built by Makefile.kernel) under QEMU with static knotif-trace and
 # notif-driver, and check that knotif-trace picks the done event by itself
-# and counts every transition of the driver's notifications exactly, with
-# every replied notification's phases, the SIGNALLED ones included (their
-# reply lands while the target is awake, which the sched source cannot
-# see: it must count exactly those as reply_unseen); then the same with
+# and counts every transition of the driver's notifications exactly (the
+# files its ADDFD replies installed too), with every replied
+# notification's phases, the SIGNALLED ones included (their reply lands
+# while the target is awake, which the sched source cannot see: it must
+# count exactly those as reply_unseen); then the same with
 # --source=sched, with the done event alone (--kinds=unotif), with the
 # transition tracepoints alone, and with the task state in task storage
 # (--task-slots=1).
@@ -22,7 +23,7 @@ vm_static knotif-trace notif-driver
 tmp=$TEST_TMP
 sh "$src/kernel/scripts/mkinitramfs.sh" "$tmp/initrd.cpio.gz" "$TRACE_SRC/tests/vm/init" \
 	"$bdir/knotif-trace" "$bdir/trace/tests/notif-driver" || fail "mkinitramfs"
-vm_boot 1G "knotif.driver=500,4,3,0,50"
+vm_boot 1G "knotif.driver=500,4,3,0,50,20"
 sed -n '/KNOTIF-TRACE-BEGIN/,/KNOTIF-TRACE-STATUS/p' "$tmp/console.log"
 /usr/bin/python3 - "$tmp/console.log" <<'PY'
 import json, re, sys
@@ -47,7 +48,7 @@ for marker, source in (("SUMMARY", "done"), ("SCHED", "sched"), ("UNOTIF", "done
     # on 2 CPUs the sched source may miss a queue moment (counted as
     # no_queue_stamp), never a transition
     t["queued"] += t["no_queue_stamp"] if source == "sched" else 0
-    for k in ("queued", "sent", "replied", "resumed", "interrupted", "enosys"):
+    for k in ("queued", "sent", "replied", "resumed", "interrupted", "enosys", "addfd"):
         if t[k] != want[k]:
             errors.append(f"{source}: {k} {t[k]}, want {want[k]}")
     if t["unexplained"]:
