@@ -98,13 +98,34 @@ static bool fentry_works(const char *func, char *why, size_t len)
 	return true;
 }
 
+/*
+ * The done event as tp_done reads it: one pointer to struct
+ * seccomp_notif_record. An earlier revision of kernel/patches passed the
+ * record's fields as ten arguments; its event is refused by name here
+ * rather than by a CO-RE failure at load.
+ */
+static bool done_event(char *why, size_t len)
+{
+	struct btf *vmlinux;
+	bool record;
+
+	if (!seccomp_tracepoint("seccomp_notif_done", "the done event", why, len))
+		return false;
+	vmlinux = btf__load_vmlinux_btf();
+	record = vmlinux &&
+		 btf__find_by_name_kind(vmlinux, "seccomp_notif_record", BTF_KIND_STRUCT) > 0;
+	btf__free(vmlinux);
+	if (!record)
+		snprintf(why, len, "seccomp:seccomp_notif_done of an earlier kernel/patches "
+			 "revision (no struct seccomp_notif_record)");
+	return record;
+}
+
 int source_choose(int wanted, struct source_support *support)
 {
 	int source;
 
-	support->ok[KT_SRC_DONE] = seccomp_tracepoint("seccomp_notif_done", "the done event",
-						      support->why[KT_SRC_DONE],
-						      sizeof(support->why[0]));
+	support->ok[KT_SRC_DONE] = done_event(support->why[KT_SRC_DONE], sizeof(support->why[0]));
 	support->ok[KT_SRC_TRACEPOINT] = seccomp_tracepoint("seccomp_notif_queued",
 							    "the tracepoints",
 							    support->why[KT_SRC_TRACEPOINT],
