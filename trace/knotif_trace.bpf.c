@@ -96,7 +96,7 @@ struct {
 
 /* set (never cleared) before the first task state goes to task storage; user space sets it too */
 bool storage_used;
-/* CLOCK_MONOTONIC ns just before the programs attach (the done source's start) */
+/* CLOCK_MONOTONIC ns once the programs attached (the done source's start; ~0 until then) */
 __u64 attach_ns;
 /*
  * The system calls a supervisor has received a notification for, one bit

@@ -145,7 +145,7 @@ static const unsigned char kt_log2_10[1024] = {
  * notification. 64-bit throughout: a 32-bit value costs BPF two shifts each
  * time it meets a 64-bit one.
  */
-_Static_assert(KT_SUB_BITS == 6 && KT_MAX_EXP <= 46, "kt_slot()'s levels are for 6 sub-bucket bits");
+_Static_assert(KT_SUB_BITS == 6 && KT_MAX_EXP > 36 && KT_MAX_EXP <= 46, "kt_slot()'s levels are for 6 sub-bucket bits");
 
 static inline unsigned long long kt_slot(unsigned long long v)
 {

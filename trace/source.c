@@ -227,10 +227,18 @@ int source_attach(struct knotif_trace_bpf *skel, int source)
 	struct timespec now;
 	int err;
 
-	/* the done event's moments before this are another consumer's (see tp_done) */
+	/*
+	 * The done event's notifications queued before this are another
+	 * consumer's (see tp_done), and so are those queued while we attach:
+	 * that consumer may let the event go off in between, and the kernel
+	 * then stops taking their moments. So nothing counts until the attach
+	 * returned, and then what was queued from that moment on, while our
+	 * own probe holds the event on.
+	 */
+	skel->bss->attach_ns = ~0ULL;
+	err = knotif_trace_bpf__attach(skel);
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	skel->bss->attach_ns = (__u64)now.tv_sec * 1000000000ULL + (__u64)now.tv_nsec;
-	err = knotif_trace_bpf__attach(skel);
 
 	if (err)
 		fprintf(stderr, "%s: unsupported: attaching the %s probes: %s\n", knotif_prog,

@@ -228,6 +228,8 @@ int main(int argc, char **argv)
 	if (pid == 0) {
 		close(sock[0]);
 		close(done[0]);
+		if (dir >= 0)
+			close(dir);
 		target(sock[1], done[1], early, replied, addfd, signalled, interrupted, no_listener);
 	}
 	close(sock[1]);

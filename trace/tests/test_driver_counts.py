@@ -48,7 +48,15 @@ with tmpdir() as d:
     else:
         # how many depends on the host's speed and load: reported, not asserted
         print(f"no_queue_stamp {late} of {want['queued']} (a supervisor already awake on the other CPU)")
-    c.eq("transition addfd", t["addfd"], want["addfd"])
+    # The seccomp events count an installed file; the others count the target
+    # the supervisor's ADDFD woke, and a reply that lands before the target
+    # sleeps wakes nobody (reply_unseen): such an ADDFD goes uncounted there.
+    if exact:
+        c.eq("transition addfd", t["addfd"], want["addfd"])
+    else:
+        c.true(f"transition addfd {t['addfd']} of {want['addfd']}, the rest among reply_unseen "
+               f"({t['reply_unseen']})",
+               t["addfd"] <= want["addfd"] <= t["addfd"] + t["reply_unseen"])
     c.eq("transition unexplained", t["unexplained"], 0)
     c.eq("ptrace events", s["kinds"]["ptrace"]["events"], 0)
     c.eq("events dropped", s["events_dropped"], 0)
@@ -61,8 +69,8 @@ with tmpdir() as d:
     c.eq("resumed events", outcomes.get("resumed", 0), want["resumed"])
     c.eq("interrupted events", outcomes.get("interrupted", 0), want["interrupted"])
     c.eq("enosys events", outcomes.get("enosys", 0), want["enosys"])
-    c.eq("events replied by ADDFD", sum(1 for e in events if "addfd" in e["flags"].split()),
-         want["addfd"])
+    c.eq("events flagged addfd: as counted", sum(1 for e in events if "addfd" in e["flags"].split()),
+         t["addfd"])
     c.true("every event is the driver's target",
            all(int(e["pid"]) == want["target_pid"] for e in events))
     unstamped = sum(1 for e in events if e["outcome"] == "resumed" and e["round_trip_ns"] == "")
