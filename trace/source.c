@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -12,6 +11,7 @@
 #include <linux/bpf.h>
 
 #include "check.h"
+#include "clock.h"
 #include "knotif_trace.skel.h"
 
 const char *const source_key[KT_SRC_COUNT] = {
@@ -38,19 +38,17 @@ const char *const sched_probe_key[SCHED_PROBE_COUNT] = {
 };
 
 /*
- * The patched kernel's event @event, in BTF: tp_btf programs attach by
- * their BTF type. @patch names the patch of kernel/patches that adds it.
+ * The patched kernel's event @event, in BTF (@vmlinux, NULL when the
+ * kernel has none): tp_btf programs attach by their BTF type. @patch names
+ * the patch of kernel/patches that adds it.
  */
-static bool seccomp_tracepoint(const char *event, const char *patch, char *why, size_t len)
+static bool seccomp_tracepoint(const struct btf *vmlinux, const char *event, const char *patch,
+			       char *why, size_t len)
 {
-	struct btf *vmlinux = btf__load_vmlinux_btf();
 	char name[64], path[128];
-	bool in_btf;
 
 	snprintf(name, sizeof(name), "btf_trace_%s", event);
-	in_btf = vmlinux && btf__find_by_name_kind(vmlinux, name, BTF_KIND_TYPEDEF) > 0;
-	btf__free(vmlinux);
-	if (in_btf)
+	if (vmlinux && btf__find_by_name_kind(vmlinux, name, BTF_KIND_TYPEDEF) > 0)
 		return true;
 	snprintf(path, sizeof(path), "/sys/kernel/tracing/events/seccomp/%s", event);
 	if (!access(path, F_OK))
@@ -65,17 +63,15 @@ static bool seccomp_tracepoint(const char *event, const char *patch, char *why, 
  * Trial load and attach of an empty fentry program on func, the way
  * libbpf-tools decides between fentry and its fallbacks.
  */
-static bool fentry_works(const char *func, char *why, size_t len)
+static bool fentry_works(const struct btf *vmlinux, const char *func, char *why, size_t len)
 {
 	struct bpf_insn insns[] = {
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
-	struct btf *vmlinux = btf__load_vmlinux_btf();
 	int id = vmlinux ? btf__find_by_name_kind(vmlinux, func, BTF_KIND_FUNC) : -ENOENT;
 	int fd, link;
 
-	btf__free(vmlinux);
 	if (id <= 0) {
 		snprintf(why, len, "fentry: %s is not in the kernel's BTF", func);
 		return false;
@@ -104,34 +100,31 @@ static bool fentry_works(const char *func, char *why, size_t len)
  * record's fields as ten arguments; its event is refused by name here
  * rather than by a CO-RE failure at load.
  */
-static bool done_event(char *why, size_t len)
+static bool done_event(const struct btf *vmlinux, char *why, size_t len)
 {
-	struct btf *vmlinux;
-	bool record;
-
-	if (!seccomp_tracepoint("seccomp_notif_done", "the done event", why, len))
+	if (!seccomp_tracepoint(vmlinux, "seccomp_notif_done", "the done event", why, len))
 		return false;
-	vmlinux = btf__load_vmlinux_btf();
-	record = vmlinux &&
-		 btf__find_by_name_kind(vmlinux, "seccomp_notif_record", BTF_KIND_STRUCT) > 0;
-	btf__free(vmlinux);
-	if (!record)
-		snprintf(why, len, "seccomp:seccomp_notif_done of an earlier kernel/patches "
-			 "revision (no struct seccomp_notif_record)");
-	return record;
+	if (btf__find_by_name_kind(vmlinux, "seccomp_notif_record", BTF_KIND_STRUCT) > 0)
+		return true;
+	snprintf(why, len, "seccomp:seccomp_notif_done of an earlier kernel/patches "
+		 "revision (no struct seccomp_notif_record)");
+	return false;
 }
 
 int source_choose(int wanted, struct source_support *support)
 {
+	/* parsed once for every source's test */
+	struct btf *vmlinux = btf__load_vmlinux_btf();
+	size_t len = sizeof(support->why[0]);
 	int source;
 
-	support->ok[KT_SRC_DONE] = done_event(support->why[KT_SRC_DONE], sizeof(support->why[0]));
-	support->ok[KT_SRC_TRACEPOINT] = seccomp_tracepoint("seccomp_notif_queued",
+	support->ok[KT_SRC_DONE] = done_event(vmlinux, support->why[KT_SRC_DONE], len);
+	support->ok[KT_SRC_TRACEPOINT] = seccomp_tracepoint(vmlinux, "seccomp_notif_queued",
 							    "the tracepoints",
-							    support->why[KT_SRC_TRACEPOINT],
-							    sizeof(support->why[0]));
-	support->ok[KT_SRC_FENTRY] = fentry_works("__seccomp_filter", support->why[KT_SRC_FENTRY],
-						  sizeof(support->why[0]));
+							    support->why[KT_SRC_TRACEPOINT], len);
+	support->ok[KT_SRC_FENTRY] = fentry_works(vmlinux, "__seccomp_filter",
+						  support->why[KT_SRC_FENTRY], len);
+	btf__free(vmlinux);
 	support->ok[KT_SRC_SCHED] = true;	/* stock tracepoints: the last resort, untested */
 	if (wanted == SOURCE_AUTO) {
 		for (source = 0; source < KT_SRC_SCHED && !support->ok[source]; source++)
@@ -224,7 +217,6 @@ int source_load(struct knotif_trace_bpf *skel, int source)
 
 int source_attach(struct knotif_trace_bpf *skel, int source)
 {
-	struct timespec now;
 	int err;
 
 	/*
@@ -237,8 +229,7 @@ int source_attach(struct knotif_trace_bpf *skel, int source)
 	 */
 	skel->bss->attach_ns = ~0ULL;
 	err = knotif_trace_bpf__attach(skel);
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	skel->bss->attach_ns = (__u64)now.tv_sec * 1000000000ULL + (__u64)now.tv_nsec;
+	skel->bss->attach_ns = now_ns();
 
 	if (err)
 		fprintf(stderr, "%s: unsupported: attaching the %s probes: %s\n", knotif_prog,
