@@ -17,7 +17,8 @@
 #   --baseline=FILE  then gate FILE (base) against --out (new); the exit
 #                    status is knotif-compare's
 #   --initramfs=F    the project's guest initramfs (make -f Makefile.kernel initramfs)
-#   --cache=DIR      where Debian images are kept (default /var/cache/knotif/kernel/debian)
+#   --cache=DIR      where Debian images are kept, made if missing (default
+#                    /var/cache/knotif/kernel/debian)
 #   --run-dir=DIR    the guest's console log and files (default: a temporary directory)
 #   --compare=PATH   knotif-compare (default: build/knotif-compare, else PATH's)
 #   --check          check the arguments only, boot nothing
@@ -69,8 +70,6 @@ if [ -n "$run_dir" ]; then
 		usage "--run-dir=$run_dir exists and is not empty"
 	[ -d "$(dirname "$run_dir")" ] && [ -w "$(dirname "$run_dir")" ] || usage "--run-dir=$run_dir cannot be made"
 fi
-{ [ -d "$cache" ] && [ -w "$cache" ]; } || { [ ! -e "$cache" ] && [ -w "$(dirname "$cache")" ]; } ||
-	[ -f "$kernel" ] || usage "--cache=$cache is not writable"
 
 program=$1
 shift
@@ -89,10 +88,23 @@ if [ -n "$baseline" ]; then
 	[ -n "$compare" ] && [ -x "$compare" ] || usage "no knotif-compare (build the project, or --compare=PATH)"
 fi
 
-# the kernel: a pinned image, a package, or a file (kernel-image.sh)
+# the kernel: a pinned image, a package, or a file (kernel-image.sh); a wrong
+# name is the user's real mistake, so it is named before the cache is judged
 "$here/kernel-image.sh" "$kernel" "$cache" --check 2>"$tmpmsg" || usage "$(cat "$tmpmsg")"
+# a downloaded image goes to the cache: an existing writable folder, or one
+# whose nearest existing ancestor is a writable folder (made below, as on a new
+# machine where no kernel target ever ran)
+if [ ! -f "$kernel" ]; then
+	anc=$cache
+	while [ ! -e "$anc" ] && [ "$anc" != / ] && [ "$anc" != . ]; do anc=$(dirname "$anc"); done
+	[ -d "$anc" ] && [ -w "$anc" ] && [ -x "$anc" ] ||
+		usage "--cache=$cache is not writable ($anc is not a writable folder)"
+fi
 [ "$check" = 0 ] || exit 0
 [ -r "$initramfs" ] || usage "--initramfs=$initramfs cannot be read (make -f Makefile.kernel initramfs)"
+if [ ! -f "$kernel" ]; then
+	mkdir -p "$cache" || { echo "icount-gb: cannot make --cache=$cache" >&2; exit 1; }
+fi
 image=$("$here/kernel-image.sh" "$kernel" "$cache") || exit 1
 label=$kernel
 

@@ -11,7 +11,7 @@ set -u
 . "$(dirname "$0")/testlib.sh"
 build=$1
 for tool in cpack dpkg-deb lintian; do
-	command -v "$tool" >/dev/null || skip "$tool is not installed (scripts/setup installs it)"
+	need "$tool"
 done
 cpack -G DEB --config "$build/CPackConfig.cmake" -B "$TEST_TMP/pkg" >"$TEST_TMP/cpack.log" 2>&1 ||
 	fail "cpack: $(tail -3 "$TEST_TMP/cpack.log")"

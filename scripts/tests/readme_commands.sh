@@ -7,7 +7,9 @@
 #   a/path      relative to the repository root, an executable file
 #   /a/path     an executable file
 #   $VAR/...    VAR set by an earlier line of the same block
-#   word        a shell builtin or keyword, or a command on PATH
+#   word        a shell builtin or keyword, or a command on PATH that is
+#               not one of this project's programs (those are build/X even
+#               where the Install section's package put them on PATH)
 # The convention it holds the READMEs to:
 #   - commands live in ```sh blocks, one command line each (a trailing \
 #     continues it), without a prompt: no "$ " (a line starting with # is a
@@ -16,7 +18,8 @@
 #     output and usage synopses (anything else is not read);
 #   - each command of a line (after &&, ||, ;, |, ( and $( ) is checked.
 # It first checks itself on made-up blocks: `knotif-stress --targets=1`
-# (not on PATH) must fail, `build/knotif-stress --targets=1` must pass.
+# (bare, installed or not) must fail, `build/knotif-stress --targets=1` must
+# pass, a bare word on no PATH must fail.
 # usage: readme_commands.sh [BUILD_DIR]   (default: build/ of the repository;
 #        VERBOSE=1 lists every word checked)
 set -euo pipefail
@@ -99,10 +102,13 @@ def resolve(word, assigned):
         if os.path.isfile(path) and os.access(path, os.X_OK):
             return None
         return "no executable file %s%s" % (word, "" if word.startswith("/") else " under the repository root")
+    if word in TARGETS:
+        # knotif's own program: the README means this checkout's build, whatever
+        # an installed knotif (the Install section's) puts on PATH
+        return "a program of this project: write build/%s (an installed copy need not be this version)" % word
     if word in BUILTINS or shutil.which(word):
         return None
-    hint = " (built into build/: write build/%s)" % word if word in TARGETS else ""
-    return "not a shell builtin and not on PATH%s" % hint
+    return "not a shell builtin and not on PATH"
 
 
 def commands(line):
@@ -218,6 +224,7 @@ def check(name, text):
 # the check checks itself first: a command that is not on PATH must fail
 selftest = {
     "```sh\nknotif-stress --targets=1\n```\n": False,
+    "```sh\nknotif-no-such-command-7f3a --x\n```\n": False,
     "```sh\nbuild/knotif-stress --targets=1\n```\n": True,
     "```sh\n$ build/knotif-stress --targets=1\n```\n": False,
     "```\nbuild/knotif-stress --targets=1\n```\n": False,

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/../../scripts/tests/testlib.sh"
 src=${TRACE_SRC:?}
 [ "$(id -u)" = 0 ] || skip "needs root (bpftrace reads tracepoint formats)"
-command -v bpftrace >/dev/null || skip "bpftrace is not installed"
+need bpftrace
 [ -d /sys/kernel/tracing/events/sched ] ||
 	skip "tracefs is not mounted at /sys/kernel/tracing (scripts/setup mounts it)"
 if [ "${1:-}" = tp ]; then

@@ -11,7 +11,8 @@
 set -u
 . "$(dirname "$0")/../../scripts/tests/testlib.sh"
 . "$(dirname "$0")/vmlib.sh"
-bpftrace=$(command -v bpftrace) || skip "bpftrace is not installed"
+need bpftrace
+bpftrace=$(command -v bpftrace)
 vm_kernel
 vm_static notif-driver
 

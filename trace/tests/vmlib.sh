@@ -15,7 +15,7 @@ accel=${ACCEL:-tcg}	# kvm: nested -cpu max aborts on this host; tcg takes ~15 s
 
 vm_kernel() {
 	local patched
-	command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 is not installed"
+	need qemu-system-x86_64
 	# Makefile.kernel names the tree of this checkout's series (by its content hash)
 	patched=$(make -s -f "${TRACE_SRC:?}/../Makefile.kernel" info | sed -n 's/^patched: *//p')
 	kernel=${BZIMAGE:-$patched/obj/arch/x86/boot/bzImage}

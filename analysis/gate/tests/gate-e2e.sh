@@ -17,7 +17,7 @@ set -uo pipefail
 . "$(dirname "$0")/../../../scripts/tests/testlib.sh"
 gate=$1 build=$2 shim=$3
 UNOTIF=unotif/sync/emulate/placement:same
-command -v jq >/dev/null || skip "jq not installed"
+need jq
 tmp=$TEST_TMP
 
 "$gate" --build "$build" --update-baseline --baseline "$tmp/base.json" >"$tmp/out" 2>&1 ||

@@ -12,7 +12,7 @@
 set -uo pipefail
 . "$(dirname "$0")/../../../scripts/tests/testlib.sh"
 cmp=$1 data=$2
-command -v jq >/dev/null || skip "jq not installed"
+need jq
 tmp=$TEST_TMP
 . "$(dirname "$0")/hostile-run.sh"
 
@@ -32,30 +32,30 @@ slower "$LONG1" "$tmp/long2.json"
 
 "$cmp" "$tmp/base.json" "$tmp/base.json" >"$tmp/same" 2>&1
 rc=$?
-[ "$rc" = 0 ] || soft_fail "hostile vs itself: exit $rc, expected 0 (pass)"
+check "hostile vs itself: exit $rc, expected 0 (pass)" [ "$rc" = 0 ]
 terminal_safe "hostile vs itself" "$tmp/same"
-grep -qF '\u202eevil' "$tmp/same" || soft_fail "hostile vs itself: U+202E not shown as \\u202e"
-grep -qF 'unotif\x1b[2J\x07/' "$tmp/same" || soft_fail "hostile vs itself: ESC and BEL not shown as \\xNN"
-grep -qF '(vm\x1b]0;owned\x07, 6.18\u202e\x1b[31m, git abc\x07\u2066,' "$tmp/same" ||
-	soft_fail "hostile vs itself: the '# base:' facts not escaped: $(head -n 1 "$tmp/same")"
+check "hostile vs itself: U+202E not shown as \\u202e" grep -qF '\u202eevil' "$tmp/same"
+check "hostile vs itself: ESC and BEL not shown as \\xNN" grep -qF 'unotif\x1b[2J\x07/' "$tmp/same"
+check "hostile vs itself: the '# base:' facts not escaped: $(head -n 1 "$tmp/same")" \
+	grep -qF '(vm\x1b]0;owned\x07, 6.18\u202e\x1b[31m, git abc\x07\u2066,' "$tmp/same"
 # the long names: elided, and still two
-[ "$(grep -c '^L0000.*…#[0-9a-f]\{8\}…' "$tmp/same")" = 2 ] || soft_fail "hostile vs itself: the long names not elided"
-[ "$(grep '^L0000' "$tmp/same" | awk '{ print $1 }' | sort -u | wc -l)" = 2 ] ||
-	soft_fail "hostile vs itself: the two long names read the same"
+check "hostile vs itself: the long names not elided" [ "$(grep -c '^L0000.*…#[0-9a-f]\{8\}…' "$tmp/same")" = 2 ]
+check "hostile vs itself: the two long names read the same" \
+	[ "$(grep '^L0000' "$tmp/same" | awk '{ print $1 }' | sort -u | wc -l)" = 2 ]
 
 "$cmp" --metric=p50 "$tmp/base.json" "$tmp/new.json" >"$tmp/warned" 2>&1
 terminal_safe "other host and syscall (warnings)" "$tmp/warned"
-grep -qF 'different hosts (vm\x1b]0;owned\x07, vm2\u202e\x1b[2J)' "$tmp/warned" ||
-	soft_fail "different hosts: no escaped warning: $(grep warning "$tmp/warned")"
-grep -qF 'different syscalls (getppid, getppid\x07\u202e)' "$tmp/warned" ||
-	soft_fail "different syscalls: no escaped warning: $(grep warning "$tmp/warned")"
+check "different hosts: no escaped warning: $(grep warning "$tmp/warned")" \
+	grep -qF 'different hosts (vm\x1b]0;owned\x07, vm2\u202e\x1b[2J)' "$tmp/warned"
+check "different syscalls: no escaped warning: $(grep warning "$tmp/warned")" \
+	grep -qF 'different syscalls (getppid, getppid\x07\u202e)' "$tmp/warned"
 
 for slow in evil2 long2; do
 	"$cmp" "$tmp/base.json" "$tmp/$slow.json" >"$tmp/out" 2>&1
 	rc=$?
-	[ "$rc" = 1 ] || soft_fail "$slow: exit $rc, expected 1 (a regression)"
+	check "$slow: exit $rc, expected 1 (a regression)" [ "$rc" = 1 ]
 	terminal_safe "$slow" "$tmp/out"
-	grep -q '^verdict: REGRESSION: 1 of' "$tmp/out" || soft_fail "$slow: no REGRESSION line: $(tail -n 1 "$tmp/out")"
+	check "$slow: no REGRESSION line: $(tail -n 1 "$tmp/out")" grep -q '^verdict: REGRESSION: 1 of' "$tmp/out"
 done
 
 "$cmp" --format=json "$tmp/base.json" "$tmp/long2.json" >"$tmp/json" 2>/dev/null

@@ -12,7 +12,7 @@
 set -uo pipefail
 . "$(dirname "$0")/../../../scripts/tests/testlib.sh"
 cmp=$1 gen=$2 template=$3
-[ -x /usr/bin/time ] || skip "/usr/bin/time not installed (package time)"
+[ -x /usr/bin/time ] || fail "/usr/bin/time is not installed (Debian package time: scripts/setup installs it)"
 tmp=$TEST_TMP
 # under the asan preset: freed rows would sit in ASan's quarantine (256 MB)
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0

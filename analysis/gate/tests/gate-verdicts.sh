@@ -10,7 +10,7 @@
 set -uo pipefail
 . "$(dirname "$0")/../../../scripts/tests/testlib.sh"
 cmp=$1 data=$2
-command -v jq >/dev/null || skip "jq not installed"
+need jq
 tmp=$TEST_TMP
 a=$data/run-a.json b=$data/run-b.json
 UNOTIF=unotif/sync/emulate/placement:same
@@ -54,23 +54,24 @@ one_line_exit2() {
 	checks=$((checks + 1))
 	[ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" = 1 ] ||
 		{ soft_fail "$label: expected one line on stderr and no output"; cat "$tmp/out" "$tmp/err"; }
-	grep -q '^knotif-compare: ' "$tmp/err" || soft_fail "$label: message not prefixed"
+	check "$label: message not prefixed" grep -q '^knotif-compare: ' "$tmp/err"
 }
 
 # identical runs pass, every benchmark gated (same host: the floor too)
 run "a vs a" 0 --format=json "$a" "$a"
 for n in $NULLB $UNOTIF $PTRACE $FUTEX pingpong/pipe/placement:same; do verdict "$n" pass; done
-[ "$(jq .summary.gated "$tmp/out")" = 5 ] || soft_fail "a vs a: expected 5 gated benchmarks"
+check "a vs a: expected 5 gated benchmarks" [ "$(jq .summary.gated "$tmp/out")" = 5 ]
 run "a vs b (two real runs)" 0 --floor=report "$a" "$b"
-grep -q '^verdict: pass: 3 gated benchmarks' "$tmp/out" || soft_fail "a vs b: no pass line"
+check "a vs b: no pass line" grep -q '^verdict: pass: 3 gated benchmarks' "$tmp/out"
 
 # an injected 2x slowdown of one benchmark fails, naming it alone
 scale "$a" "$UNOTIF" 2 "$tmp/unotif2.json"
 run "unotif x2" 1 --format=json "$a" "$tmp/unotif2.json"
 verdict "$UNOTIF" REGRESSION
 verdict "$PTRACE" pass
-[ "$(jq .summary.regressions "$tmp/out")" = 1 ] || soft_fail "unotif x2: expected 1 regression"
+check "unotif x2: expected 1 regression" [ "$(jq .summary.regressions "$tmp/out")" = 1 ]
 run "unotif x2, console" 1 "$a" "$tmp/unotif2.json"
+checks=$((checks + 1))
 grep -q "^verdict: REGRESSION: 1 of 5 gated benchmarks, worst $UNOTIF floor_ratio +100.0%" "$tmp/out" ||
 	{ soft_fail "unotif x2: no REGRESSION line"; cat "$tmp/out"; }
 scale "$a" "$NULLB" 2 "$tmp/null2.json"
@@ -96,10 +97,11 @@ jq '.context.knotif.floor.same.p50 /= 2 | .benchmarks |= map(
 	elif has("floor_ratio") and .aggregate_name != "cv" then .floor_ratio *= 2 else . end)' \
 	"$a" >"$tmp/floor-halved.json"
 run "floor halved, no --confirm" 1 --floor=report "$a" "$tmp/floor-halved.json"
-grep -q 'warning: the floor at placement:same moved 0.50x' "$tmp/err" || soft_fail "no floor-moved warning"
+check "no floor-moved warning" grep -q 'warning: the floor at placement:same moved 0.50x' "$tmp/err"
 run "floor halved, --confirm=p50" 0 --floor=report --confirm=p50 --format=json "$a" "$tmp/floor-halved.json"
 verdict "$UNOTIF" unconfirmed
 verdict "$NULLB" unconfirmed
+checks=$((checks + 1))
 jq -r --arg n "$UNOTIF" '.benchmarks[] | select(.name == $n) | .note' "$tmp/out" |
 	grep -q '^floor_ratio +100.0% (p .*) not confirmed by p50 +0.0%' || soft_fail "unconfirmed: note"
 one_line_exit2 "bad --confirm" --confirm=bogus "$a" "$b"
@@ -112,14 +114,14 @@ run "unotif x1.3, threshold 20%" 1 --threshold=20% "$a" "$tmp/unotif13.json"
 scale "$a" "$PTRACE" 0.5 "$tmp/ptrace05.json"
 run "ptrace x0.5" 0 --format=json "$a" "$tmp/ptrace05.json"
 verdict "$PTRACE" improved
-[ "$(jq .summary.improvements "$tmp/out")" = 1 ] || soft_fail "ptrace x0.5: expected 1 improvement"
+check "ptrace x0.5: expected 1 improvement" [ "$(jq .summary.improvements "$tmp/out")" = 1 ]
 
 # the floor: gated on its p50 on one host, reported across hosts or on request
 scale "$a" "$FUTEX" 2 "$tmp/futex2.json"
 run "floor x2, same host" 1 --format=json "$a" "$tmp/futex2.json"
 verdict "$FUTEX" REGRESSION
-[ "$(jq -r --arg n "$FUTEX" '.benchmarks[] | select(.name == $n) | .metric' "$tmp/out")" = p50 ] ||
-	soft_fail "floor: not gated on p50"
+check "floor: not gated on p50" \
+	[ "$(jq -r --arg n "$FUTEX" '.benchmarks[] | select(.name == $n) | .metric' "$tmp/out")" = p50 ]
 run "floor x2, --floor=report" 0 --floor=report --format=json "$a" "$tmp/futex2.json"
 verdict "$FUTEX" report-only
 jq '.context.host_name = "elsewhere"' "$tmp/futex2.json" >"$tmp/futex2-other.json"
@@ -128,7 +130,7 @@ verdict "$FUTEX" report-only
 verdict "$UNOTIF" pass
 run "floor x2, other host, --floor=gate" 1 --floor=gate "$a" "$tmp/futex2-other.json"
 run "absolute metric across hosts: every row gated, with a warning" 1 --metric=p50 "$a" "$tmp/futex2-other.json"
-grep -q 'warning: BASE and NEW come from different hosts' "$tmp/err" || soft_fail "no different-host warning"
+check "no different-host warning" grep -q 'warning: BASE and NEW come from different hosts' "$tmp/err"
 
 # unsupported / error rows are listed, not compared; missing benchmarks are named
 jq --arg n "$UNOTIF" '.benchmarks |= (map(select(.run_name != $n)) + [{name: $n, run_name: $n,
@@ -136,10 +138,10 @@ jq --arg n "$UNOTIF" '.benchmarks |= (map(select(.run_name != $n)) + [{name: $n,
 	"$a" >"$tmp/unsupported.json"
 run "an unsupported row" 0 --format=json "$a" "$tmp/unsupported.json"
 verdict "$UNOTIF" error
-[ "$(jq -r --arg n "$UNOTIF" '.benchmarks[] | select(.name == $n) | .note' "$tmp/out")" = \
-	"new: unsupported: test" ] || soft_fail "error row: note"
+check "error row: note" [ "$(jq -r --arg n "$UNOTIF" '.benchmarks[] | select(.name == $n) | .note' "$tmp/out")" = \
+	"new: unsupported: test" ]
 run "an unsupported row, console" 0 "$a" "$tmp/unsupported.json"
-grep -q '↳ new: unsupported: test' "$tmp/out" || soft_fail "error row not listed in the console table"
+check "error row not listed in the console table" grep -q '↳ new: unsupported: test' "$tmp/out"
 jq --arg n "$PTRACE" '.benchmarks |= map(select(.run_name != $n))' "$a" >"$tmp/noptrace.json"
 run "a benchmark only in base" 0 --format=json "$a" "$tmp/noptrace.json"
 verdict "$PTRACE" only-in-base
@@ -151,11 +153,12 @@ keep() { jq --argjson k "$2" '.benchmarks |= map(select(.run_type != "iteration"
 keep "$a" 5 "$tmp/a5.json"
 keep "$b" 5 "$tmp/b5.json"
 run "5 repetitions" 0 "$tmp/a5.json" "$tmp/b5.json"
-grep -q 'warning: 5 benchmarks compared with fewer than 9 repetitions' "$tmp/err" || soft_fail "no few-repetitions warning"
+check "no few-repetitions warning" grep -q 'warning: 5 benchmarks compared with fewer than 9 repetitions' "$tmp/err"
 keep "$a" 3 "$tmp/a3.json"
 scale "$tmp/a3.json" "$UNOTIF" 2 "$tmp/a3-unotif2.json"
 run "3 repetitions cannot gate" 2 --format=json "$tmp/a3.json" "$tmp/a3-unotif2.json"
 verdict "$UNOTIF" too-few-reps
+checks=$((checks + 1))
 tail -n1 "$tmp/err" | grep -q '^knotif-compare: nothing to gate' || soft_fail "3 repetitions: no 'nothing to gate'"
 
 # a large change the U test does not support is unsure, not a failure
@@ -187,6 +190,7 @@ jq_scale_ns() { jq --arg n "$2" --argjson f "$3" '.benchmarks |= map(if .run_nam
 run "icount: identical" 0 --deterministic --format=json "$icount" "$icount"
 verdict "$IOCTL" pass
 verdict unotif/rw/emulate/placement:same error
+checks=$((checks + 1))
 [ ! -s "$tmp/err" ] || { soft_fail "icount: no warning expected"; cat "$tmp/err"; }
 jq_scale_ns "$icount" "$IOCTL" 1.02 "$tmp/icount102.json"
 run "icount: +2%" 1 --deterministic --format=json "$icount" "$tmp/icount102.json"
@@ -198,21 +202,21 @@ run "icount without --deterministic: 3 repetitions cannot gate" 2 "$icount" "$tm
 jq '.benchmarks |= map(if has("real_time") then .real_time /= 1000 | .cpu_time /= 1000 | .time_unit = "us" else . end)' \
 	"$a" >"$tmp/a-us.json"
 run "time_unit us" 0 --metric=real_time --format=json "$a" "$tmp/a-us.json"
-[ "$(jq --arg n "$UNOTIF" '.benchmarks[] | select(.name == $n) | (.new / .base * 1e6 | round)' "$tmp/out")" = 1000000 ] ||
-	soft_fail "time_unit us: not converted to ns"
+check "time_unit us: not converted to ns" \
+	[ "$(jq --arg n "$UNOTIF" '.benchmarks[] | select(.name == $n) | (.new / .base * 1e6 | round)' "$tmp/out")" = 1000000 ]
 
 # unusable input: exit 2 with one line
 one_line_exit2 "missing file" "$a" "$tmp/nope.json"
-grep -q "cannot read $tmp/nope.json: No such file or directory" "$tmp/err" || soft_fail "missing file: message"
+check "missing file: message" grep -q "cannot read $tmp/nope.json: No such file or directory" "$tmp/err"
 printf '{"context": {}, "benchmarks": [' >"$tmp/truncated.json"
 one_line_exit2 "malformed JSON" "$a" "$tmp/truncated.json"
-grep -q 'not valid JSON' "$tmp/err" || soft_fail "malformed JSON: message"
+check "malformed JSON: message" grep -q 'not valid JSON' "$tmp/err"
 echo '{"context": {}}' >"$tmp/nobench.json"
 one_line_exit2 "no benchmarks array" "$tmp/nobench.json" "$a"
-grep -q 'no "benchmarks" array' "$tmp/err" || soft_fail "no benchmarks array: message"
+check "no benchmarks array: message" grep -q 'no "benchmarks" array' "$tmp/err"
 jq '.benchmarks |= map(.name = "other/" + .name | .run_name = "other/" + .run_name)' "$a" >"$tmp/other.json"
 one_line_exit2 "no common benchmarks" "$a" "$tmp/other.json"
-grep -q 'no benchmarks in common' "$tmp/err" || soft_fail "no common benchmarks: message"
+check "no common benchmarks: message" grep -q 'no benchmarks in common' "$tmp/err"
 # a verdict that cannot be written is no pass
 for fmt in console json; do
 	checks=$((checks + 1))
@@ -227,6 +231,6 @@ one_line_exit2 "bad alpha" --alpha=2 "$a" "$b"
 one_line_exit2 "one file" "$a"
 one_line_exit2 "unknown option" --bogus "$a" "$b"
 one_line_exit2 "option without its value" "$a" "$b" --metric
-grep -q "option '--metric' needs a value" "$tmp/err" || soft_fail "option without its value: message"
+check "option without its value: message" grep -q "option '--metric' needs a value" "$tmp/err"
 
 finish

@@ -2,7 +2,8 @@
 # A result file whose strings are hostile, and what a terminal must never
 # get from it; sourced by the tests of every tool that prints result files
 # (gate-hostile-names.sh, history's hostile-names.sh) after testlib.sh: a
-# check that does not hold is a soft_fail, counted in $fails.
+# check that does not hold is a soft_fail, counted in $fails; each one is
+# counted in $checks (testlib.sh's check).
 #   hostile_run IN OUT [HOST]  # OUT: IN (a real run) with three benchmarks renamed
 #                              # to $EVIL, $LONG1 and $LONG2, host HOST (default
 #                              # $EVIL_HOST), kernel and git sha with controls in them
@@ -33,13 +34,15 @@ hostile_run() {
 			rename("null/placement:same"; $long2))' "$1" >"$2"
 }
 
+absent() { ! LC_ALL=C grep -q "$1" "$2"; }	# BYTES FILE: FILE does not hold BYTES
+
 terminal_safe() {
 	local label=$1 file=$2 long
-	LC_ALL=C grep -q $'\033' "$file" && soft_fail "$label: a raw ESC reached the output"
-	LC_ALL=C grep -q $'\a' "$file" && soft_fail "$label: a raw BEL reached the output"
-	LC_ALL=C grep -q $'\xe2\x80\xae' "$file" && soft_fail "$label: a raw U+202E reached the output"
+	check "$label: a raw ESC reached the output" absent $'\033' "$file"
+	check "$label: a raw BEL reached the output" absent $'\a' "$file"
+	check "$label: a raw U+202E reached the output" absent $'\xe2\x80\xae' "$file"
 	long=$(LC_ALL=C awk -v max="$LINE_MAX" 'length($0) > max { n++ } END { print n + 0 }' "$file")
-	[ "$long" = 0 ] || soft_fail "$label: $long lines longer than $LINE_MAX bytes"
+	check "$label: $long lines longer than $LINE_MAX bytes" [ "$long" = 0 ]
 }
 
 json_names() {
@@ -47,6 +50,6 @@ json_names() {
 	shift
 	names=$(jq -r '.. | objects | .name? // empty | strings' | sort -u)
 	for n in "$@"; do
-		grep -qxF -- "$n" <<<"$names" || soft_fail "$label: the JSON lost the whole name $(printf %q "${n:0:40}")…"
+		check "$label: the JSON lost the whole name $(printf %q "${n:0:40}")…" grep -qxF -- "$n" <<<"$names"
 	done
 }

@@ -31,20 +31,20 @@ terminal_safe "record" "$tmp/out"	# the host, kernel and git sha it names back
 
 run "list" list --db "$db"
 terminal_safe "list" "$tmp/out"
-grep -qF 'run\u202ex' "$tmp/out" || soft_fail "list: the run name's U+202E not shown as \\u202e"
+check "list: the run name's U+202E not shown as \\u202e" grep -qF 'run\u202ex' "$tmp/out"
 
 run "show" show last --db "$db"
 terminal_safe "show" "$tmp/out"
-grep -qF 'unotif\x1b[2J\x07/\u202eevil/placement:same' "$tmp/out" || soft_fail "show: the hostile name not escaped"
-[ "$(grep '^L0000' "$tmp/out" | awk '{ print $1 }' | sort -u | wc -l)" = 2 ] ||
-	soft_fail "show: the two long names not shown as two"
-grep -q '^L0000.*…#[0-9a-f]\{8\}…' "$tmp/out" || soft_fail "show: the long names not elided"
+check "show: the hostile name not escaped" grep -qF 'unotif\x1b[2J\x07/\u202eevil/placement:same' "$tmp/out"
+check "show: the two long names not shown as two" \
+	[ "$(grep '^L0000' "$tmp/out" | awk '{ print $1 }' | sort -u | wc -l)" = 2 ]
+check "show: the long names not elided" grep -q '^L0000.*…#[0-9a-f]\{8\}…' "$tmp/out"
 
 run "trend" trend --db "$db"
 terminal_safe "trend" "$tmp/out"
-grep -qF '\u202eevil' "$tmp/out" || soft_fail "trend: U+202E not shown as \\u202e"
-[ "$(grep '^L0000' "$tmp/out" | awk '{ print $1 }' | sort -u | wc -l)" = 2 ] ||
-	soft_fail "trend: the two long names not shown as two"
+check "trend: U+202E not shown as \\u202e" grep -qF '\u202eevil' "$tmp/out"
+check "trend: the two long names not shown as two" \
+	[ "$(grep '^L0000' "$tmp/out" | awk '{ print $1 }' | sort -u | wc -l)" = 2 ]
 
 run "trend json" trend --format json --db "$db"
 json_names "trend --format json" "$EVIL" "$LONG1" "$LONG2" <"$tmp/out"

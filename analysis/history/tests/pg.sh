@@ -9,7 +9,9 @@
 # pg_start removes every such folder whose test is gone. The folders live in
 # $KNOTIF_PG_ROOT (default /tmp; set before sourcing this).
 # Source it (after testlib.sh), then:
-#   pg_start || exit 77      # prints "skip: <reason>" when it cannot
+#   pg_start || exit 1       # prints "not ok: <reason>" when it cannot: the
+#                            # server is a listed package (scripts/packages.txt),
+#                            # so a missing or broken one is a failure, not a skip
 #   uri=$(pg_newdb NAME)     # a fresh database: postgresql:///NAME?host=DIR&user=knotif
 #   pg_sql NAME "SQL"        # psql -At
 #   pg_crash / pg_launch     # the server goes away at once / comes back on its data
@@ -49,7 +51,7 @@ pg_launch() {
 		kill -0 "$pg_pid" 2>/dev/null || break
 		sleep 0.1
 	done
-	echo "FAIL: the PostgreSQL server did not start:"
+	echo "not ok: the PostgreSQL server did not start:"
 	tail -n 5 "$pg_dir/server.log"
 	return 1
 }
@@ -68,14 +70,14 @@ pg_sweep() {	# the folders of tests killed before their EXIT trap ran
 
 pg_start() {
 	[ -n "$pg_bin" ] && [ -x "$pg_bin/initdb" ] ||
-		{ echo "skip: PostgreSQL server binaries not installed (Debian package postgresql)"; return 1; }
-	command -v psql >/dev/null || { echo "skip: psql not installed (postgresql-client)"; return 1; }
+		{ echo "not ok: PostgreSQL server binaries not installed (Debian package postgresql: scripts/setup)"; return 1; }
+	command -v psql >/dev/null || { echo "not ok: psql not installed (postgresql-client: scripts/setup)"; return 1; }
 	pg_sweep
 	# short: a Unix socket path has to fit in 107 bytes
-	pg_dir=$(mktemp -d "$pg_root/knotif-pg.$$.XXXXXX") || return 1
+	pg_dir=$(mktemp -d "$pg_root/knotif-pg.$$.XXXXXX") || { echo "not ok: cannot make a folder in $pg_root"; return 1; }
 	[ "$(id -u)" != 0 ] || chown 65534:65534 "$pg_dir"
 	pg_as_user "$pg_bin/initdb" -D "$pg_dir/data" -A trust -U knotif -E UTF8 --locale=C --no-sync \
-		>"$pg_dir/initdb.log" 2>&1 || { echo "FAIL: initdb:"; tail -n 5 "$pg_dir/initdb.log"; return 1; }
+		>"$pg_dir/initdb.log" 2>&1 || { echo "not ok: initdb failed:"; tail -n 5 "$pg_dir/initdb.log"; return 1; }
 	pg_launch
 }
 

@@ -26,7 +26,7 @@ on_exit 'for p in "${children[@]}"; do kill -TERM "$p" 2>/dev/null; { wait "$p";
 start_test() {	# NAME: its pid in children, "DIR SERVER_PID" in $tmp/NAME.out
 	mkfifo "$tmp/$1.wait"
 	TMPDIR=$tmp bash -c '. "$1/../../../scripts/tests/testlib.sh"; . "$1/pg.sh"; on_exit pg_stop
-		pg_start >"$2.why" || exit 77
+		pg_start >"$2.why" || exit 1
 		echo "$pg_dir $pg_pid" >"$2.out"; read -r -t 100 _ <>"$2.wait"' _ "$here" "$tmp/$1" &
 	children+=($!)
 	for _ in $(seq 300); do
@@ -39,7 +39,6 @@ start_test() {	# NAME: its pid in children, "DIR SERVER_PID" in $tmp/NAME.out
 
 if ! start_test killed; then
 	wait "${children[0]}"
-	[ $? = 77 ] && { cat "$tmp/killed.why"; exit 77; }
 	cat "$tmp/killed.why"; fail "the server of the test to be killed did not start"
 fi
 read -r dir server <"$tmp/killed.out"

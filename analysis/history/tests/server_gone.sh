@@ -12,12 +12,12 @@ set -uo pipefail
 . "$(dirname "$0")/../../../scripts/tests/testlib.sh"
 hist=$1 a=$2
 here=$(dirname "$0")
-command -v jq >/dev/null || skip "jq not installed"
+need jq
 tmp=$TEST_TMP
 . "$here/pg.sh"
 pids=()
 on_exit 'for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; wait "$p"; done; pg_stop'
-pg_start || exit 77
+pg_start || exit 1
 db=$(pg_newdb h) || exit 1
 
 "$hist" record "$a" --db "$db" >/dev/null || soft_fail "first record"

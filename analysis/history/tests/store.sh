@@ -7,14 +7,14 @@
 # at exit (on_exit) that kills every pid left in pids and stops that server,
 # and:
 #   store NAME      # db= a fresh, empty store named NAME; q "SQL" queries it
-command -v jq >/dev/null || skip "jq not installed"
-command -v sqlite3 >/dev/null || skip "sqlite3 (the CLI) not installed"
+need jq
+need sqlite3
 unset KNOTIF_DB
 tmp=$TEST_TMP
 . "$(dirname "${BASH_SOURCE[0]}")/pg.sh"
 pids=()
 on_exit 'for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; { wait "$p"; } 2>/dev/null; done; pg_stop'
-[ "$backend" != postgresql ] || pg_start || exit 77
+[ "$backend" != postgresql ] || pg_start || exit 1
 
 store() {
 	store_name=$1

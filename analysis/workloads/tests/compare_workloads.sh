@@ -13,7 +13,7 @@ TMP=$(mktemp -d /tmp/knotif-workloads-test.XXXXXX)
 on_exit 'rm -rf "$TMP"'
 
 for tool in hyperfine strace taskset jq; do
-	command -v $tool >/dev/null || skip "$tool not installed"
+	need $tool
 done
 if ! "$RUN" --quiet -- true 2>"$TMP/err"; then
 	grep -q 'unsupported:' "$TMP/err" && skip "$(cat "$TMP/err")"

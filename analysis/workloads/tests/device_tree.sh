@@ -11,7 +11,7 @@ run=$1
 tool=$(dirname "$0")/../device-tree
 
 [ "$(id -u)" = 0 ] || skip "needs root: knotif-run --emulate=mknod creates the nodes as root"
-command -v hyperfine >/dev/null || skip "hyperfine is not installed"
+need hyperfine
 setpriv --reuid=65534 --regid=65534 --clear-groups unshare -Ur true 2>/dev/null ||
 	skip "unprivileged user namespaces are not available here"
 

@@ -16,7 +16,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../../.." && pwd)
 
 for tool in jq /usr/bin/python3 sha256sum; do
-	command -v "$tool" >/dev/null || skip "$tool not installed"
+	need "$tool"
 done
 
 TMP=$(mktemp -d /tmp/knotif-workloads-partial.XXXXXX)

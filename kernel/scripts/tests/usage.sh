@@ -20,18 +20,26 @@ refused() { # WHAT-IT-SAYS COMMAND...: exit 2, one line that says it
 	[ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] || fail "$*: not one line: $out"
 	[[ "$out" == *"$want"* ]] || fail "$*: '$out' does not say '$want'"
 }
-ok=(--kernel=debian-6.12 --out="$tmp/new.json" --check)
+# the cache is this test's own (not /var/cache/knotif: a new machine has none),
+# and a folder that does not exist yet, as there
+cache=$tmp/cache/kernel/debian
+ok=(--kernel=debian-6.12 --out="$tmp/new.json" --cache="$cache" --check)
 refused "unknown argument" "$gb" --bogus -- true
 refused "no PROGRAM" "$gb" "${ok[@]}"
-refused "--kernel is required" "$gb" --out="$tmp/new.json" --check -- true
-refused "--out is required" "$gb" --kernel=debian-6.12 --check -- true
-refused "not a name of kernel/debian-images.txt" "$gb" --kernel=debian-9 --out="$tmp/n.json" --check -- true
-refused "not writable" "$gb" --kernel=debian-6.12 --out="$tmp/no/such/n.json" --check -- true
-refused "not a writable file" "$gb" --kernel=debian-6.12 --out="$tmp" --check -- true
+refused "--kernel is required" "$gb" --out="$tmp/new.json" --cache="$cache" --check -- true
+refused "--out is required" "$gb" --kernel=debian-6.12 --cache="$cache" --check -- true
+refused "not a name of kernel/debian-images.txt" "$gb" --kernel=debian-9 --out="$tmp/n.json" --cache="$cache" --check -- true
+# a wrong kernel name is named first, even where the cache cannot be made
+refused "not a name of kernel/debian-images.txt" "$gb" --kernel=debian-9 --out="$tmp/n.json" \
+	--cache="$tmp/base.json/debian" --check -- true
+refused "--cache=$tmp/base.json/debian is not writable" "$gb" --kernel=debian-6.12 --out="$tmp/n.json" \
+	--cache="$tmp/base.json/debian" --check -- true
+refused "not writable" "$gb" --kernel=debian-6.12 --out="$tmp/no/such/n.json" --cache="$cache" --check -- true
+refused "not a writable file" "$gb" --kernel=debian-6.12 --out="$tmp" --cache="$cache" --check -- true
 refused "cannot be read" "$gb" "${ok[@]}" --baseline="$tmp/missing.json" -- true
 refused "not an executable file" "$gb" "${ok[@]}" -- "$tmp/base.json"
 refused "newline" "$gb" "${ok[@]}" -- true $'a\nb'
-refused "--initramfs" "$gb" --kernel=debian-6.12 --out="$tmp/n.json" -- true
+refused "--initramfs" "$gb" --kernel=debian-6.12 --out="$tmp/n.json" --cache="$cache" -- true
 touch "$tmp/new.json"
 refused "the same file" "$gb" "${ok[@]}" --baseline="$tmp/new.json" -- true
 mkdir -p "$tmp/rundir" && touch "$tmp/rundir/keep"
@@ -39,15 +47,17 @@ refused "exists and is not empty" "$gb" "${ok[@]}" --run-dir="$tmp/rundir" -- tr
 refused "cannot be read" "$gb" "${ok[@]}" --baseline="$tmp" -- true
 kernels=(debian-6.1 debian-6.12-rt "$tmp/bzImage")
 if command -v apt-cache >/dev/null; then
-	refused "no such package" "$gb" --kernel=linux-image-6.1.0-99-knotif-none-unsigned --out="$tmp/n.json" --check -- true
+	refused "no such package" "$gb" --kernel=linux-image-6.1.0-99-knotif-none-unsigned --out="$tmp/n.json" \
+		--cache="$cache" --check -- true
 	newest=$(apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64-unsigned$' | cut -d' ' -f1 | sort -V | tail -1)
 	[ -z "$newest" ] || kernels+=("$newest")
 fi
 for k in "${kernels[@]}"; do
-	"$gb" --kernel="$k" --out="$tmp/n.json" --check -- knotif-bench --benchmark_filter=null ||
+	"$gb" --kernel="$k" --out="$tmp/n.json" --cache="$cache" --check -- knotif-bench --benchmark_filter=null ||
 		fail "--check refused --kernel=$k"
 done
 [ ! -e "$tmp/n.json" ] || fail "--check wrote $tmp/n.json"
+[ ! -e "$tmp/cache" ] || fail "--check made the cache $tmp/cache"
 
 printf 'Module                  Size  Used by\n' > "$tmp/empty.txt"
 printf 'ext4 1069056\n' > "$tmp/noheader.txt"
