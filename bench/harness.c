@@ -325,10 +325,15 @@ int harness_run(struct bench *b, int timeout_s)
 	}
 	close(pfd.fd);
 	if (ret == 0) {
-		kill(pid, SIGKILL);	/* the target follows: PR_SET_PDEATHSIG */
-		waitpid(pid, NULL, 0);
+		/*
+		 * The reason first: the first failure wins, and the kill closes the
+		 * listener, so the target's blocked call then returns ENOSYS and the
+		 * target would report that instead (seen on a new machine).
+		 */
 		bench_fail(b, "timed out: no repetition finished in %d s (a hang in the method; see --timeout)",
 			   timeout_s);
+		kill(pid, SIGKILL);	/* the target follows: PR_SET_PDEATHSIG */
+		waitpid(pid, NULL, 0);
 		return -ETIMEDOUT;
 	}
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
