@@ -70,7 +70,15 @@ struct method {
 	void (*target_finish)(struct bench *b);
 	/* Supervisor, after forking: serve until the target is done. -errno */
 	int (*supervise)(struct bench *b);
+	/*
+	 * NULL, or the names of the steps the supervisor times in each call
+	 * (NULL-terminated, BENCH_MAX_STEPS at most; bench_steps_add()): each
+	 * becomes a counter step:<name>_ns, its mean per call in the repetition.
+	 */
+	const char *const *steps;
 };
+
+#define BENCH_MAX_STEPS 16
 
 /* Per repetition, written by the target. */
 struct rep_result {
@@ -82,6 +90,9 @@ struct rep_result {
 	int64_t preemptions;		/* of those, involuntary (procfs only) */
 	int64_t migrations;		/* target + supervisor */
 	int64_t sup_cpu_ns;		/* supervisor CPU time */
+	/* the method's steps over the loop (method.steps), and the calls they were timed in */
+	int64_t step_ns[BENCH_MAX_STEPS];
+	int64_t step_calls;
 };
 
 #define BENCH_MAX_REPS 1000
@@ -98,6 +109,13 @@ struct bench_shared {
 	int64_t progress_ns;		/* now_ns() when the last repetition finished (or the run started) */
 	int fail_claimed;		/* set once, atomically, by the first bench_fail() */
 	char error[BENCH_ERROR_LEN];	/* first failure, from any of the processes */
+	/*
+	 * The supervisor's running totals of its timed steps (bench_steps_add(),
+	 * before it replies); the target takes a repetition's share from them
+	 * at its start and end, so warm-up calls count in none.
+	 */
+	int64_t step_total_ns[BENCH_MAX_STEPS];
+	int64_t step_total_calls;
 	struct rep_result rep[BENCH_MAX_REPS];
 	/* samples: rep r at samples[r * per_rep_cap] */
 	int64_t samples[];
@@ -123,6 +141,13 @@ struct bench {
 	/* the method's own state (m->state_size bytes), inherited by the target */
 	void *state;
 };
+
+/*
+ * Supervisor, in a call and before its reply: adds one call's steps, from
+ * the moments at[0..nsteps] (now_ns(); step i is at[i + 1] - at[i]), to
+ * the running totals. A call whose moments are not all set is not counted.
+ */
+void bench_steps_add(struct bench *b, const int64_t *at, int nsteps);
 
 /* The registry (methods/registry.c): every method, in report order. */
 int method_count(void);

@@ -32,6 +32,18 @@ int bench_fail(struct bench *b, const char *fmt, ...)
 	return -EPROTO;
 }
 
+void bench_steps_add(struct bench *b, const int64_t *at, int nsteps)
+{
+	struct bench_shared *sh = b->shared;
+
+	for (int i = 0; i <= nsteps; i++)
+		if (!at[i] || (i && at[i] < at[i - 1]))
+			return;
+	for (int i = 0; i < nsteps && i < BENCH_MAX_STEPS; i++)
+		sh->step_total_ns[i] += at[i + 1] - at[i];
+	sh->step_total_calls++;
+}
+
 /* Its only job is to run: a handler without SA_RESTART makes blocked calls return EINTR. */
 static void on_sigchld(int sig)
 {
@@ -139,6 +151,10 @@ static int time_rep(struct bench *b, struct counters *c, int rep, int64_t n)
 	bool marks = profile_marks(b);
 	int64_t cpu0, wall0;
 
+	/* the supervisor's steps so far: its totals move only while a call waits on it */
+	for (int k = 0; k < BENCH_MAX_STEPS; k++)
+		r->step_ns[k] = b->shared->step_total_ns[k];
+	r->step_calls = b->shared->step_total_calls;
 	counters_start(c);
 	cpu0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	wall0 = now_ns();
@@ -166,6 +182,9 @@ static int time_rep(struct bench *b, struct counters *c, int rep, int64_t n)
 	r->preemptions = v.preemptions;
 	r->migrations = v.migrations;
 	r->sup_cpu_ns = v.sup_cpu_ns;
+	for (int k = 0; k < BENCH_MAX_STEPS; k++)
+		r->step_ns[k] = b->shared->step_total_ns[k] - r->step_ns[k];
+	r->step_calls = b->shared->step_total_calls - r->step_calls;
 	return 0;
 }
 

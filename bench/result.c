@@ -42,7 +42,31 @@ void result_add_rep(struct result *r, int rep, int64_t *samples, const struct re
 	f[FIG_MIG] = per_op(rr->migrations, rr->iterations);
 	f[FIG_SUP_CPU] = per_op(rr->sup_cpu_ns, rr->iterations);
 	f[FIG_FLOOR] = NAN;
+	for (int k = 0; k < BENCH_MAX_STEPS; k++)
+		r->step[rep][k] = rr->step_calls > 0 ? (double)rr->step_ns[k] / (double)rr->step_calls : NAN;
 	r->iterations = rr->iterations;
+}
+
+static int step_count(const struct result *r)
+{
+	int n = 0;
+
+	while (r->m->steps && r->m->steps[n] && n < BENCH_MAX_STEPS)
+		n++;
+	return n;
+}
+
+/* step:<name>_ns, the mean of one call's step (method.steps), where calls were timed */
+static void add_steps(json_t *row, const struct result *r, const double *step)
+{
+	char key[96];
+
+	for (int k = 0; k < step_count(r); k++) {
+		if (isnan(step[k]))
+			continue;
+		snprintf(key, sizeof(key), "step:%s_ns", r->m->steps[k]);
+		gb_counter(row, key, step[k]);
+	}
 }
 
 static void column(const struct result *r, enum figure f, double *out)
@@ -130,7 +154,7 @@ static void add_aggregates(json_t *rows, const struct result *r, int family)
 	static const char *const aggs[] = { "mean", "median", "stddev", "cv" };
 
 	for (size_t a = 0; a < 4; a++) {
-		double agg[FIG_COUNT], v[BENCH_MAX_REPS];
+		double agg[FIG_COUNT], step_agg[BENCH_MAX_STEPS], v[BENCH_MAX_REPS];
 		json_t *row;
 
 		for (int k = 0; k < FIG_COUNT; k++) {
@@ -143,6 +167,16 @@ static void add_aggregates(json_t *rows, const struct result *r, int family)
 		}
 		row = gb_aggregate(r->name, family, aggs[a], r->reps, r->iterations, agg[FIG_REAL], agg[FIG_CPU]);
 		add_figures(row, agg);
+		for (int k = 0; k < step_count(r); k++) {
+			double mean, sd;
+
+			for (int rep = 0; rep < r->reps; rep++)
+				v[rep] = r->step[rep][k];
+			mean = mean_of(v, (size_t)r->reps);
+			sd = stddev_of(v, (size_t)r->reps);
+			step_agg[k] = a == 0 ? mean : a == 1 ? median_of(v, (size_t)r->reps) : a == 2 ? sd : sd / mean;
+		}
+		add_steps(row, r, step_agg);
 		append(rows, row, r);
 	}
 }
@@ -166,6 +200,7 @@ json_t *results_to_rows(const struct result *res, int n)
 						   r->fig[rep][FIG_REAL], r->fig[rep][FIG_CPU]);
 
 			add_figures(row, r->fig[rep]);
+			add_steps(row, r, r->step[rep]);
 			append(rows, row, r);
 		}
 		if (r->reps > 1)

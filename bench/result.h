@@ -42,6 +42,8 @@ struct result {
 	int64_t timer_ns;
 	int64_t warmup;			/* untimed round trips before the first repetition */
 	double fig[BENCH_MAX_REPS][FIG_COUNT];
+	/* the method's timed steps (method.steps), mean ns per call; NAN where no call was timed */
+	double step[BENCH_MAX_REPS][BENCH_MAX_STEPS];
 };
 
 /* Fills r->fig[rep] from the repetition's sorted-on-the-way samples and counters. */

@@ -141,10 +141,27 @@ out:
 	return ret;
 }
 
+/* the moments a helper reaches, reported with its result (it is a process of its own) */
+static int64_t helper_at[AS_AT_COUNT];
+
+static void helper_reached(enum as_target_moment m)
+{
+	helper_at[m] = now_ns();
+}
+
+static void reached(const struct as_target *t, enum as_target_moment m)
+{
+	if (t->at)
+		t->at[m] = now_ns();
+}
+
 int as_target_take(struct as_target *t, int listener, uint64_t id, pid_t tid, int dirfd,
 		   const char *path, char *why, size_t why_len)
 {
-	int ret = open_ctx(t, tid, dirfd, path);
+	int ret;
+
+	reached(t, AS_AT_START);
+	ret = open_ctx(t, tid, dirfd, path);
 
 	/* everything read belongs to the call still waiting: not to a reused tid */
 	if (notif_id_valid(listener, id)) {
@@ -159,6 +176,7 @@ int as_target_take(struct as_target *t, int listener, uint64_t id, pid_t tid, in
 	}
 	if (ret)
 		as_target_close(t);
+	reached(t, AS_AT_TAKEN);
 	return ret;
 }
 
@@ -300,12 +318,14 @@ int as_target_become(const struct as_target *t, cap_value_t keep, const char **s
 	*step = "entering the target's mount namespace";
 	if (setns(t->mntns, CLONE_NEWNS))
 		return errno;
+	helper_reached(AS_AT_SETNS);
 	*step = "entering the target's root";
 	if (fchdir(t->root) || chroot("."))
 		return errno;
 	*step = "entering the target's working directory";
 	if (t->base >= 0 && fchdir(t->base))
 		return errno;
+	helper_reached(AS_AT_ROOT);
 	umask(t->umask);
 	*step = "taking the target's groups";
 	if (setgroups((size_t)t->ngroups, t->groups))
@@ -315,13 +335,20 @@ int as_target_become(const struct as_target *t, cap_value_t keep, const char **s
 	*step = "taking the target's fsuid and fsgid";
 	if ((gid_t)setfsgid((gid_t)-1) != t->fsgid || (uid_t)setfsuid((uid_t)-1) != t->fsuid)
 		return EPERM;
+	helper_reached(AS_AT_CREDS);
 	*step = "dropping every capability but the one the call needs";
-	return keep_only(keep) ? errno : 0;
+	if (keep_only(keep))
+		return errno;
+	helper_reached(AS_AT_CAPS);
+	return 0;
 }
 
 void as_target_report(int fd, int error, const char *why)
 {
 	struct as_target_result r = { .error = error };
+
+	helper_reached(AS_AT_ACTED);
+	memcpy(r.at, helper_at, sizeof(r.at));
 
 	snprintf(r.why, sizeof(r.why), "%s", why);
 	if (write(fd, &r, sizeof(r)) != (ssize_t)sizeof(r))
@@ -374,17 +401,21 @@ int as_target_run(const struct as_target *t, void (*work)(void *arg, int report_
 		snprintf(why, why_len, "pipe: %s", strerror(errno));
 		return EIO;
 	}
+	reached(t, AS_AT_FORK);
 	pid = fork();
 	if (pid == 0) {
 		close(pipefd[0]);
 		const char *step = "";
 		int err;
 
+		helper_reached(AS_AT_CHILD);
 		if (pdeath_follow(self, SIGKILL))
 			_exit(1);
+		helper_reached(AS_AT_PDEATH);
 		err = as_target_join_cgroups(t, &step);
 		if (err)
 			as_target_report(pipefd[1], err, step);
+		helper_reached(AS_AT_CGROUPS);
 		work(arg, pipefd[1]);
 		as_target_report(pipefd[1], EIO, "the helper returned");
 	}
@@ -405,9 +436,14 @@ int as_target_run(const struct as_target *t, void (*work)(void *arg, int report_
 		r = (struct as_target_result){ .error = EIO, .why = "the helper died" };
 	r.why[sizeof(r.why) - 1] = '\0';
 	close(pipefd[0]);
+	reached(t, AS_AT_HEARD);
 	/* it has answered: it exits at once (or was dead already) */
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	reached(t, AS_AT_REAPED);
+	if (t->at)
+		for (int m = AS_AT_CHILD; m <= AS_AT_ACTED; m++)
+			t->at[m] = r.at[m];
 	if (r.error)
 		snprintf(why, why_len, "%s: %s", r.why, strerror(r.error));
 	return r.error;

@@ -23,6 +23,27 @@
 #define AS_TARGET_TIMEOUT_MS 10000
 #define AS_TARGET_MAX_GROUPS 256
 
+/*
+ * The moments of one act (now_ns(), comparable across processes), for a
+ * breakdown of where its cost goes (knotif-bench's agent/mknod-fork).
+ */
+enum as_target_moment {
+	AS_AT_START,		/* the supervisor starts taking the thread's context */
+	AS_AT_TAKEN,		/* its /proc read, ID_VALID checked */
+	AS_AT_FORK,		/* the report pipe made: about to fork */
+	AS_AT_CHILD,		/* the helper runs */
+	AS_AT_PDEATH,		/* it dies with the supervisor (PR_SET_PDEATHSIG, re-checked) */
+	AS_AT_CGROUPS,		/* the thread's cgroups joined */
+	AS_AT_SETNS,		/* in its mount namespace */
+	AS_AT_ROOT,		/* in its root (chroot) and at its cwd or dirfd */
+	AS_AT_CREDS,		/* its umask, groups, fsgid and fsuid taken */
+	AS_AT_CAPS,		/* every capability dropped but one */
+	AS_AT_ACTED,		/* the act done: reporting */
+	AS_AT_HEARD,		/* the supervisor has the report */
+	AS_AT_REAPED,		/* and has reaped the helper */
+	AS_AT_COUNT
+};
+
 /* What acting as the thread needs of it, taken while its call waits. */
 struct as_target {
 	int root, base, mntns;	/* -1 when not open; base: where a relative path starts */
@@ -32,6 +53,7 @@ struct as_target {
 	int ngroups;
 	mode_t umask;
 	char cgroups[4096];	/* /proc/TID/cgroup: the cgroups a helper joins first */
+	int64_t *at;		/* NULL, or where the act's AS_AT_COUNT moments go (0: not reached) */
 };
 #define AS_TARGET_INIT { .root = -1, .base = -1, .mntns = -1 }
 
@@ -70,6 +92,7 @@ int as_target_become(const struct as_target *t, cap_value_t keep, const char **s
 struct as_target_result {
 	int error;		/* 0: done; else the errno */
 	char why[128];		/* the step that failed */
+	int64_t at[AS_AT_COUNT];	/* the helper's moments (AS_AT_CHILD .. AS_AT_ACTED) */
 };
 
 /* In a helper: report error (0: done) and the step, and exit. */

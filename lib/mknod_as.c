@@ -118,7 +118,10 @@ static int make_as(int listener, uint64_t id, const struct mknod_as *c, const ch
 {
 	struct as_target t = AS_TARGET_INIT;
 	struct mknod_work w = { .c = c, .t = &t, .program = program };
-	int ret = as_target_take(&t, listener, id, c->tid, c->dirfd, c->path, why, why_len);
+	int ret;
+
+	t.at = c->at;
+	ret = as_target_take(&t, listener, id, c->tid, c->dirfd, c->path, why, why_len);
 
 	if (ret)
 		return ret;

@@ -23,6 +23,7 @@ struct mknod_as {
 	const char *path;	/* the supervisor's own copy, read once */
 	mode_t mode;
 	unsigned int major, minor;
+	int64_t *at;		/* NULL, or the act's AS_AT_COUNT moments (lib/as_target.h) */
 };
 
 /*

@@ -21,6 +21,15 @@
  *   agent/mknod-resident     the same node, made by a helper that became the
  *                            target once (lib/mknod_as.c's resident) and is
  *                            handed each request over a socket: the cheap way
+ *   agent/mknod-root         read-vm/id-valid, then the supervisor makes the
+ *                            node itself, as root where it stands, and removes
+ *                            it: the work no emulation can skip (its limit)
+ *   agent/native-mknodat     no interception: the target (root) makes the node
+ *                            and removes it, as the host does it
+ *
+ * agent/mknod-fork also times its steps (lib/as_target.h's moments): each is
+ * a counter step:<name>_ns, the mean per call, so the row says where the
+ * fork-per-call way's cost goes.
  *
  * Beside unotif/async/emulate, each row's difference is that step's cost.
  * The reads are written here, not through lib/target_mem.h: they are what is
@@ -37,8 +46,10 @@
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "as_target.h"
 #include "common.h"
 #include "fdpass.h"
 #include "filter.h"
@@ -55,6 +66,8 @@ struct agent_variant {
 	bool make_node;			/* lib/mknod_as.c, then unlink */
 	bool resident;			/* through one helper started at the first call */
 	bool exec;			/* the per-call helper execs /proc/self/exe */
+	bool by_root;			/* the supervisor makes it itself (no helper, no target context) */
+	bool native;			/* no interception: the target makes and removes it */
 };
 
 struct agent_state {
@@ -86,6 +99,8 @@ static int target_setup(struct bench *b)
 	struct agent_state *s = b->state;
 	int nr = SYS_mknodat, listener, ret;
 
+	if (variant(b)->native)
+		return 0;
 	close(s->sock[0]);
 	listener = filter_install(&nr, 1, SECCOMP_RET_USER_NOTIF, SECCOMP_FILTER_FLAG_NEW_LISTENER);
 	if (listener < 0)
@@ -99,12 +114,22 @@ static int target_setup(struct bench *b)
 static long call(struct bench *b)
 {
 	struct agent_state *s = b->state;
+	long ret = syscall(SYS_mknodat, AT_FDCWD, s->path, S_IFCHR | 0600, makedev(1, 3));
 
-	return syscall(SYS_mknodat, AT_FDCWD, s->path, S_IFCHR | 0600, makedev(1, 3));
+	/* natively, the cleanup the supervisor does in the other rows: in the round trip too */
+	if (variant(b)->native && ret == 0 && unlink(s->path))
+		return -errno;
+	return ret;
 }
 
 static int check(struct bench *b, long ret)
 {
+	if (variant(b)->native) {
+		if (ret == 0)
+			return 0;
+		return bench_fail(b, "mknodat and unlink of %s returned %ld (errno %d)",
+				  ((struct agent_state *)b->state)->path, ret, errno);
+	}
 	if (ret == BENCH_MAGIC)
 		return 0;
 	return bench_fail(b, "mknodat returned %ld, not %ld: the agent did not read the path the "
@@ -113,7 +138,8 @@ static int check(struct bench *b, long ret)
 
 static void target_finish(struct bench *b)
 {
-	syscall(SYS_mknodat, BENCH_STOP_COOKIE, NULL, 0, 0);
+	if (!variant(b)->native)
+		syscall(SYS_mknodat, BENCH_STOP_COOKIE, NULL, 0, 0);
 }
 
 /* The target's path into buf (AGENT_PATH_MAX bytes, NUL-terminated): 0 or -errno. */
@@ -151,12 +177,17 @@ static int make_node(struct bench *b, struct mknod_resident *res, int listener,
 		     const struct seccomp_notif *req, const char *path)
 {
 	const struct agent_variant *v = variant(b);
+	int64_t at[AS_AT_COUNT] = { 0 };
 	struct mknod_as as = { .tid = (pid_t)req->pid, .dirfd = AT_FDCWD, .path = path,
-			       .mode = S_IFCHR | 0600, .major = 1, .minor = 3 };
+			       .mode = S_IFCHR | 0600, .major = 1, .minor = 3, .at = b->m->steps ? at : NULL };
 	char why[160];
 	int ret = 0;
 
-	if (v->exec)
+	if (v->by_root) {
+		ret = mknodat(AT_FDCWD, path, as.mode, makedev(as.major, as.minor)) ? errno : 0;
+		if (ret)
+			snprintf(why, sizeof(why), "mknodat: %s", strerror(ret));
+	} else if (v->exec)
 		ret = mknod_as_exec(listener, req->id, &as, "/proc/self/exe", why, sizeof(why));
 	else if (!v->resident)
 		ret = mknod_as(listener, req->id, &as, why, sizeof(why));
@@ -170,6 +201,8 @@ static int make_node(struct bench *b, struct mknod_resident *res, int listener,
 	}
 	if (ret > 0)	/* the run's first failure, said once, where the harness says it */
 		bench_fail(b, "%s: making the node: %s", b->m->name, why);
+	else if (ret == 0 && b->m->steps)
+		bench_steps_add(b, at, AS_AT_COUNT - 1);	/* the unlink is the supervisor's, not the act's */
 	return ret;
 }
 
@@ -203,6 +236,18 @@ static int supervise(struct bench *b)
 	struct mknod_resident res = { .pid = -1, .sock = -1 };
 	int listener, ret;
 
+	if (variant(b)->native) {	/* nothing to serve: wait for the target, then clean up */
+		close(s->sock[0]);
+		close(s->sock[1]);
+		while (waitpid(b->target_pid, &b->target_status, 0) < 0)
+			if (errno != EINTR)
+				return -errno;
+		b->target_reaped = true;
+		unlink(s->path);
+		rmdir(s->dir);
+		return 0;
+	}
+
 	close(s->sock[1]);
 	listener = fd_recv(s->sock[0]);
 	close(s->sock[0]);
@@ -217,12 +262,24 @@ static int supervise(struct bench *b)
 	return ret;
 }
 
-/* the node rows take milliseconds a call: run when a --benchmark_filter names them */
-#define AGENT(method_name, feature2, ...)                                      \
+/* lib/as_target.h's moments, in order: step i runs from moment i to i + 1 */
+static const char *const fork_steps[] = {
+	"take", "pipe", "fork", "pdeath", "cgroups", "setns", "chroot", "creds", "caps", "act", "report", "reap",
+	NULL,
+};
+_Static_assert(sizeof(fork_steps) / sizeof(fork_steps[0]) == AS_AT_COUNT, "one step between two moments");
+
+/*
+ * The node rows make device nodes as root (milliseconds a call for the
+ * helpers): run when a --benchmark_filter names them
+ */
+#define AGENT(method_name, feature2, ...) AGENT_KIND(method_name, KIND_UNOTIF, feature2, NULL, __VA_ARGS__)
+#define AGENT_KIND(method_name, method_kind, feature2, step_names, ...)         \
 	(&(const struct method){                                              \
 		.name = method_name,                                          \
-		.kind = KIND_UNOTIF,                                          \
-		.trace_kind = "unotif",                                       \
+		.kind = method_kind,                                          \
+		.trace_kind = method_kind == KIND_UNOTIF ? "unotif" : NULL,   \
+		.steps = step_names,                                          \
 		.needs = { FEAT_USER_NOTIF, feature2, FEAT_COUNT },           \
 		.on_request = feature2 == FEAT_AS_TARGET,                      \
 		.variant = &(const struct agent_variant){ __VA_ARGS__ },      \
@@ -239,10 +296,14 @@ const struct method *const agent_methods[] = {
 	AGENT("agent/read-mem", FEAT_COUNT, .read = READ_PROC_MEM),
 	AGENT("agent/read-vm", FEAT_COUNT, .read = READ_VM),
 	AGENT("agent/read-vm/id-valid", FEAT_COUNT, .read = READ_VM, .id_valid = true),
-	AGENT("agent/mknod-fork", FEAT_AS_TARGET, .read = READ_VM, .id_valid = true, .make_node = true),
+	AGENT_KIND("agent/mknod-fork", KIND_UNOTIF, FEAT_AS_TARGET, fork_steps, .read = READ_VM, .id_valid = true,
+		   .make_node = true),
 	AGENT("agent/mknod-exec", FEAT_AS_TARGET, .read = READ_VM, .id_valid = true, .make_node = true,
 	      .exec = true),
 	AGENT("agent/mknod-resident", FEAT_AS_TARGET, .read = READ_VM, .id_valid = true, .make_node = true,
 	      .resident = true),
+	AGENT("agent/mknod-root", FEAT_AS_TARGET, .read = READ_VM, .id_valid = true, .make_node = true,
+	      .by_root = true),
+	AGENT_KIND("agent/native-mknodat", KIND_IN_KERNEL, FEAT_AS_TARGET, NULL, .native = true),
 	NULL,
 };
