@@ -1,21 +1,46 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "emulate_mknod.h"
-
+/*
+ * knotif-run --emulate=mknod: the seeds' supervisor. The filter sends only
+ * mknod/mknodat calls for character and block devices (FIFOs, sockets and
+ * regular files never leave the kernel). For each, the supervisor reads the
+ * path once, checks the device against the policy, and creates the node as
+ * the calling thread would if it were allowed: in its mount namespace and
+ * root, relative to its cwd or dirfd, with its fsuid, fsgid, groups and
+ * umask, and nowhere its own permissions would not let it create a file
+ * (lib/mknod_as.h). tools/run/README.md states the security model.
+ */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
+#include "device_policy.h"
+#include "emulation.h"
 #include "mknod_as.h"
+#include "syscall_args.h"
 #include "target_mem.h"
 
-const char *const mknod_verdict_names[3] = {
-	[MKNOD_CREATED] = "created", [MKNOD_REFUSED] = "refused", [MKNOD_FAILED] = "failed",
+struct mknod_call {
+	struct emulated_outcome out;	/* created, refused (not in the policy) or failed */
+	struct mknod_as as;	/* the call as lib/mknod_as.h makes it; as.path is path */
+	char path[PATH_MAX];
+	int path_error;		/* the path could not be read: its errno (EFAULT, ENAMETOOLONG) */
 };
 
-int emulate_mknod_rules(struct filter_rule *out)
+/* --policy, or the default list (device_policy.h) */
+static struct device_policy policy;
+
+static int configure(const char *policy_path, char *why, size_t why_len)
+{
+	device_policy_default(&policy);
+	return policy_path ? device_policy_load(&policy, policy_path, why, why_len) : 0;
+}
+
+/* mknod and mknodat, when the mode is S_IFCHR or S_IFBLK */
+static int rules(struct filter_rule *out)
 {
 	int n = 0;
 
@@ -41,7 +66,7 @@ static void decode(const struct seccomp_notif *req, int *dirfd, uint64_t *path, 
 	*dev = (uint32_t)a[at + 2];
 }
 
-int emulate_mknod_wants(const struct seccomp_notif *req)
+static bool wants(const struct seccomp_notif *req)
 {
 	int dirfd;
 	uint64_t path;
@@ -50,10 +75,10 @@ int emulate_mknod_wants(const struct seccomp_notif *req)
 
 #ifdef SYS_mknod
 	if (req->data.nr != SYS_mknod && req->data.nr != SYS_mknodat)
-		return 0;
+		return false;
 #else
 	if (req->data.nr != SYS_mknodat)
-		return 0;
+		return false;
 #endif
 	decode(req, &dirfd, &path, &mode, &dev);
 	return (mode & S_IFMT) == S_IFCHR || (mode & S_IFMT) == S_IFBLK;
@@ -76,10 +101,9 @@ static int read_path(int listener, const struct seccomp_notif *req, uint64_t add
 	return 0;
 }
 
-int emulate_mknod(int listener, struct notif_buf *nb, const struct device_policy *policy,
-		  struct mknod_call *c)
+static int serve(int listener, const struct seccomp_notif *req, void *call)
 {
-	const struct seccomp_notif *req = nb->req;
+	struct mknod_call *c = call;
 	uint64_t addr;
 	uint32_t dev;
 	int ret;
@@ -90,27 +114,49 @@ int emulate_mknod(int listener, struct notif_buf *nb, const struct device_policy
 	decode(req, &c->as.dirfd, &addr, &c->as.mode, &dev);
 	c->as.major = dev_major(dev);
 	c->as.minor = dev_minor(dev);
-	c->verdict = MKNOD_FAILED;
+	c->out.verdict = EMULATED_FAILED;
 
 	ret = read_path(listener, req, addr, c);
 	if (ret)
 		return ret;
-	if (!device_policy_find(policy, c->as.mode & S_IFMT, c->as.major, c->as.minor)) {
-		c->verdict = MKNOD_REFUSED;
-		c->error = EPERM;
-		snprintf(c->why, sizeof(c->why), "not in the device policy");
+	if (!device_policy_find(&policy, c->as.mode & S_IFMT, c->as.major, c->as.minor)) {
+		c->out.verdict = EMULATED_REFUSED;
+		c->out.error = EPERM;
+		snprintf(c->out.why, sizeof(c->out.why), "not in the device policy");
 	} else if (c->path_error) {
-		c->error = c->path_error;
-		snprintf(c->why, sizeof(c->why), "reading the path: %s", strerror(c->path_error));
+		c->out.error = c->path_error;
+		snprintf(c->out.why, sizeof(c->out.why), "reading the path: %s", strerror(c->path_error));
 	} else if (!c->path[0]) {
-		c->error = ENOENT;
-		snprintf(c->why, sizeof(c->why), "an empty path");
+		c->out.error = ENOENT;
+		snprintf(c->out.why, sizeof(c->out.why), "an empty path");
 	} else {
-		ret = mknod_as(listener, req->id, &c->as, c->why, sizeof(c->why));
+		ret = mknod_as(listener, req->id, &c->as, c->out.why, sizeof(c->out.why));
 		if (ret < 0)
 			return ret;
-		c->error = ret;
-		c->verdict = ret ? MKNOD_FAILED : MKNOD_CREATED;
+		c->out.error = ret;
+		c->out.verdict = ret ? EMULATED_FAILED : EMULATED_DONE;
 	}
-	return notif_send_emulate(listener, nb, req->id, 0, c->error);
+	return 0;
 }
+
+static int strings(const void *call, const char *out[EMULATION_MAX_STRINGS])
+{
+	out[0] = ((const struct mknod_call *)call)->path;
+	return 1;
+}
+
+const struct emulation mknod_emulation = {
+	.name = "mknod",
+	.help = "create the device nodes the command asks for (mknod, mknodat)\n"
+		"when the policy lists them, as the command would if it were\n"
+		"allowed; refuse the rest with EPERM (needs root; see README)\n",
+	.verdict_names = { [EMULATED_DONE] = "created", [EMULATED_REFUSED] = "refused",
+			   [EMULATED_FAILED] = "failed" },
+	.needs = FEAT_AS_TARGET,
+	.configure = configure,
+	.rules = rules,
+	.wants = wants,
+	.call_size = sizeof(struct mknod_call),
+	.serve = serve,
+	.strings = strings,
+};

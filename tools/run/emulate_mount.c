@@ -1,22 +1,44 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "emulate_mount.h"
-
+/*
+ * knotif-run --emulate=mount: new filesystems for a command that may not
+ * mount, under rigid controls (mount_policy.h). The filter sends only
+ * mount(2) calls that make a new filesystem: a remount, a bind, a move
+ * or a propagation change is the kernel's to decide, with the command's
+ * own privileges, as is the new mount API (fsopen() and the rest). For
+ * each, the supervisor reads source, target, type and options once,
+ * checks them against the list and mounts as the thread would
+ * (mount_as.h). tools/run/README.md states the security model.
+ */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/syscall.h>
 
+#include "emulation.h"
+#include "mount_as.h"
+#include "mount_policy.h"
 #include "target_mem.h"
 
 /* the flags of a mount(2) call that changes an existing mount instead of making a filesystem */
 #define NOT_NEW (MS_REMOUNT | MS_BIND | MS_MOVE | MS_SHARED | MS_PRIVATE | MS_SLAVE | MS_UNBINDABLE)
 
-const char *const mount_verdict_names[3] = {
-	[MOUNT_MOUNTED] = "mounted", [MOUNT_REFUSED] = "refused", [MOUNT_FAILED] = "failed",
+struct mount_call {
+	/* mounted, refused (not allowed: EPERM; EINVAL, ENODEV for a malformed call) or failed */
+	struct emulated_outcome out;
+	/* what the call named, read once; NULL where it passed NULL */
+	const char *source, *target, *type, *data;
+	char strings[4][PATH_MAX];
+	int read_error;		/* a string could not be read: its errno */
+	unsigned long flags;
 };
 
-int emulate_mount_rules(struct filter_rule *out)
+/* the mounts this run has made: MOUNT_MAX_COUNT bounds them */
+static int mounted;
+
+/* mount, when no remount, bind, move or propagation flag is set */
+static int rules(struct filter_rule *out)
 {
 	/*
 	 * Calls carrying the old MS_MGC_VAL magic in the high bits (it sets
@@ -27,7 +49,7 @@ int emulate_mount_rules(struct filter_rule *out)
 	return 1;
 }
 
-int emulate_mount_wants(const struct seccomp_notif *req)
+static bool wants(const struct seccomp_notif *req)
 {
 	return req->data.nr == SYS_mount && !((uint32_t)req->data.args[3] & NOT_NEW);
 }
@@ -62,7 +84,7 @@ static int read_strings(int listener, const struct seccomp_notif *req, struct mo
 		}
 		if (n < 0 || truncated) {
 			c->read_error = n < 0 ? (int)-n : too_long[i];
-			snprintf(c->why, sizeof(c->why), "reading the %s: %s", names[i],
+			snprintf(c->out.why, sizeof(c->out.why), "reading the %s: %s", names[i],
 				 n < 0 ? strerror((int)-n) : "longer than a page");
 		}
 		*out[i] = c->strings[i];
@@ -71,38 +93,67 @@ static int read_strings(int listener, const struct seccomp_notif *req, struct mo
 	return 0;
 }
 
-int emulate_mount(int listener, struct notif_buf *nb, int mounted, struct mount_call *c)
+static int serve(int listener, const struct seccomp_notif *req, void *call)
 {
-	const struct seccomp_notif *req = nb->req;
+	struct mount_call *c = call;
+	struct emulated_outcome *o = &c->out;
 	struct mount_spec spec;
 	int ret;
 
 	memset(c, 0, sizeof(*c));
 	c->flags = (unsigned long)req->data.args[3];
-	c->verdict = MOUNT_REFUSED;
+	o->verdict = EMULATED_REFUSED;
 	ret = read_strings(listener, req, c);
 	if (ret)
 		return ret;
 	if (c->read_error) {
-		c->error = c->read_error;
-		c->verdict = MOUNT_FAILED;
+		o->error = c->read_error;
+		o->verdict = EMULATED_FAILED;
 	} else if (!c->target) {
-		c->error = EFAULT;
-		c->verdict = MOUNT_FAILED;
-		snprintf(c->why, sizeof(c->why), "no mountpoint");
-	} else if ((c->error = mount_policy_check(c->type, c->flags, c->data, &spec, c->why, sizeof(c->why)))) {
-		/* refused: c->why says why */
+		o->error = EFAULT;
+		o->verdict = EMULATED_FAILED;
+		snprintf(o->why, sizeof(o->why), "no mountpoint");
+	} else if ((o->error = mount_policy_check(c->type, c->flags, c->data, &spec, o->why, sizeof(o->why)))) {
+		/* refused: o->why says why */
 	} else if (mounted >= MOUNT_MAX_COUNT) {
-		c->error = EPERM;
-		snprintf(c->why, sizeof(c->why), "this run has made its %d mounts", MOUNT_MAX_COUNT);
+		o->error = EPERM;
+		snprintf(o->why, sizeof(o->why), "this run has made its %d mounts", MOUNT_MAX_COUNT);
 	} else {
-		ret = mount_as(listener, req->id, (pid_t)req->pid, c->target, c->source, &spec, c->why,
-			       sizeof(c->why));
+		ret = mount_as(listener, req->id, (pid_t)req->pid, c->target, c->source, &spec, o->why,
+			       sizeof(o->why));
 		if (ret < 0)
 			return ret;
-		c->error = ret;
+		o->error = ret;
 		/* a refusal of mount_as's own (the namespace, the owner) is a refusal, not a failure */
-		c->verdict = !ret ? MOUNT_MOUNTED : ret == EPERM ? MOUNT_REFUSED : MOUNT_FAILED;
+		o->verdict = !ret ? EMULATED_DONE : ret == EPERM ? EMULATED_REFUSED : EMULATED_FAILED;
+		if (!ret)
+			mounted++;
 	}
-	return notif_send_emulate(listener, nb, req->id, 0, c->error);
+	return 0;
 }
+
+static int strings(const void *call, const char *out[EMULATION_MAX_STRINGS])
+{
+	const struct mount_call *c = call;
+
+	out[0] = c->source;
+	out[1] = c->target;
+	out[2] = c->type;
+	out[3] = c->data;
+	return 4;
+}
+
+const struct emulation mount_emulation = {
+	.name = "mount",
+	.help = "mount a tmpfs where the command asks (mount) on a directory it\n"
+		"owns in its own mount namespace, nosuid,nodev,noexec, bounded;\n"
+		"refuse other filesystems with EPERM (needs root; see README)\n",
+	.verdict_names = { [EMULATED_DONE] = "mounted", [EMULATED_REFUSED] = "refused",
+			   [EMULATED_FAILED] = "failed" },
+	.needs = FEAT_AS_TARGET,
+	.rules = rules,
+	.wants = wants,
+	.call_size = sizeof(struct mount_call),
+	.serve = serve,
+	.strings = strings,
+};

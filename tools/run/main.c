@@ -6,9 +6,8 @@
  * calls into notifications, hands the listener to us over SCM_RIGHTS, and
  * only then execs the command (execve is in the default set: the listener
  * must be in our hands before the first trapped call). We log every call
- * and let it continue; with --emulate=mknod we create the device nodes the
- * policy allows on the command's behalf and refuse the rest, and with
- * --emulate=mount the tmpfs mounts mount_policy.h allows.
+ * and let it continue, but for the calls an --emulate emulation answers
+ * (emulation.h: device nodes, tmpfs mounts, ...).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -37,7 +36,7 @@
 
 #define DEFAULT_SYSCALLS "openat,execve,connect"
 
-static const char usage_text[] =
+static const char usage_head[] =
 "Usage: knotif-run [OPTION]... [--] COMMAND [ARG]...\n"
 "Run COMMAND under seccomp user notification: every call to the chosen system\n"
 "calls stops in the kernel, is read and logged here, and continues unchanged.\n"
@@ -46,16 +45,12 @@ static const char usage_text[] =
 "  --log=FILE          write one line per intercepted call to FILE (default stderr)\n"
 "  --quiet             log nothing (arguments are not read)\n"
 "  --format=FMT        log lines as text (strace-like, default) or json\n"
-"  --summary           at exit, the count of calls per system call\n"
-"  --emulate=mknod     create the device nodes the command asks for (mknod, mknodat)\n"
-"                      when the policy lists them, as the command would if it were\n"
-"                      allowed; refuse the rest with EPERM (needs root; see README)\n"
+"  --summary           at exit, the count of calls per system call\n";
+/* then each emulation's --emulate=NAME and its lines (emulation.h) */
+static const char usage_tail[] =
+"                      (a list does several: --emulate=mknod,mount)\n"
 "  --policy=FILE       the devices --emulate=mknod creates (default: null, zero, full,\n"
 "                      random, urandom, tty and the overlay whiteout c 0:0)\n"
-"  --emulate=mount     mount a tmpfs where the command asks (mount) on a directory it\n"
-"                      owns in its own mount namespace, nosuid,nodev,noexec, bounded;\n"
-"                      refuse other filesystems with EPERM (needs root; see README)\n"
-"                      (--emulate=mknod,mount does both)\n"
 "  --list-syscalls     print the names --syscalls accepts and exit\n"
 "  -h, --help          this text\n"
 "  -V, --version       version and git sha\n"
@@ -73,16 +68,40 @@ static const char usage_text[] =
 "  knotif-run --quiet --summary -- ls /usr     only the counts\n"
 "  knotif-run --syscalls=execve --format=json --log=exec.jsonl -- sh build.sh\n";
 
+/* --help: the head, each emulation's lines (aligned as the others), the tail */
+static const char *usage_text(void)
+{
+	static char text[8192];
+	size_t used = (size_t)snprintf(text, sizeof(text), "%s", usage_head);
+
+	for (int e = 0; emulations[e]; e++) {
+		const char *line = emulations[e]->help;
+		bool first = true;
+
+		while (*line && used < sizeof(text)) {
+			int len = (int)strcspn(line, "\n");
+			char opt[32];
+
+			snprintf(opt, sizeof(opt), "--emulate=%s", emulations[e]->name);
+			used += (size_t)snprintf(text + used, sizeof(text) - used, "  %-18s  %.*s\n",
+						 first ? opt : "", len, line);
+			line += len + (line[len] == '\n');
+			first = false;
+		}
+	}
+	if (used < sizeof(text))
+		snprintf(text + used, sizeof(text) - used, "%s", usage_tail);
+	return text;
+}
+
 struct options {
 	const struct syscall_args *watched[FILTER_MAX_SYSCALLS];
 	int nwatched;
 	const char *log_path;
 	bool quiet, summary;
 	enum log_format format;
-	bool emulate_mknod;
-	bool emulate_mount;
+	bool emulate[EMULATIONS_MAX];	/* by emulations[] index */
 	const char *policy_path;
-	struct device_policy policy;
 	char **command;
 };
 
@@ -114,6 +133,39 @@ static void parse_syscalls(struct options *o, const char *list)
 	free(copy);
 	if (!o->nwatched)
 		usage_error("--syscalls needs at least one system call name");
+}
+
+/* --emulate=LIST: the emulations' names, in any order */
+static void parse_emulate(struct options *o, const char *list)
+{
+	const char *names[EMULATIONS_MAX];
+	char expected[256] = "";
+	int n = 0;
+
+	for (; emulations[n]; n++) {
+		names[n] = emulations[n]->name;
+		snprintf(expected + strlen(expected), sizeof(expected) - strlen(expected), "%s%s",
+			 n ? ", " : "", names[n]);
+	}
+	cli_choices("--emulate", list, names, n, o->emulate, expected);
+}
+
+/* Each chosen emulation's configuration (--policy to those that take one): bad ones exit 2. */
+static void configure_emulations(const struct options *o)
+{
+	bool policy_taken = false;
+
+	for (int e = 0; emulations[e]; e++) {
+		char why[PATH_MAX + 128];
+
+		if (!o->emulate[e] || !emulations[e]->configure)
+			continue;
+		policy_taken |= o->policy_path != NULL;
+		if (emulations[e]->configure(o->policy_path, why, sizeof(why)))
+			usage_error("invalid --policy: %s", why);
+	}
+	if (o->policy_path && !policy_taken)
+		usage_error("--policy needs --emulate=mknod");
 }
 
 static void parse_options(struct options *o, int argc, char **argv)
@@ -162,33 +214,19 @@ static void parse_options(struct options *o, int argc, char **argv)
 		case OPT_LIST:
 			list_syscalls(stdout);
 			exit(0);
-		case OPT_EMULATE: {
-			bool emulated[2];
-
-			cli_choices("--emulate", optarg, (const char *const[]){ "mknod", "mount" }, 2, emulated,
-				    "mknod, mount");
-			o->emulate_mknod = emulated[0];
-			o->emulate_mount = emulated[1];
+		case OPT_EMULATE:
+			parse_emulate(o, optarg);
 			break;
-		}
 		case OPT_POLICY:
 			o->policy_path = optarg;
 			break;
 		default:
-			cli_other_option(c, usage_text, argv);
+			cli_other_option(c, usage_text(), argv);
 		}
 	}
 	if (o->quiet && o->log_path)
 		usage_error("--quiet and --log exclude each other");
-	if (o->policy_path && !o->emulate_mknod)
-		usage_error("--policy needs --emulate=mknod");
-	device_policy_default(&o->policy);
-	if (o->policy_path) {
-		char why[PATH_MAX + 128];
-
-		if (device_policy_load(&o->policy, o->policy_path, why, sizeof(why)))
-			usage_error("invalid --policy: %s", why);
-	}
+	configure_emulations(o);
 	if (optind >= argc)
 		usage_error("no command to run (see --help)");
 	o->command = argv + optind;
@@ -216,10 +254,9 @@ static void run_child(const struct options *o, int sock, const sigset_t *mask)
 	for (int i = 0; i < o->nwatched; i++)
 		rules[n++] = (struct filter_rule){ .nr = o->watched[i]->nr };
 	/* after the watched calls: a watched mknodat is sent whatever it creates */
-	if (o->emulate_mknod)
-		n += emulate_mknod_rules(rules + n);
-	if (o->emulate_mount)
-		n += emulate_mount_rules(rules + n);
+	for (int e = 0; emulations[e]; e++)
+		if (o->emulate[e])
+			n += emulations[e]->rules(rules + n);
 	listener = filter_install_rules(rules, (size_t)n, SECCOMP_RET_USER_NOTIF,
 					SECCOMP_FILTER_FLAG_NEW_LISTENER);
 	if (listener < 0)
@@ -257,8 +294,8 @@ static void ignore_signals(void)
 }
 
 /* One --emulate kind's verdict counts: a JSON member, or (t) a note under the table. */
-static void print_emulated(FILE *out, struct table *t, const char *call, const char *const verdict[3],
-			   const int64_t n[3])
+static void print_emulated(FILE *out, struct table *t, const char *call,
+			   const char *const verdict[EMULATED_VERDICTS], const int64_t n[EMULATED_VERDICTS])
 {
 	char note[128];
 
@@ -285,10 +322,9 @@ static void print_summary(const struct run_supervisor *s, const struct options *
 			fprintf(out, "%s\"%s\":%lld", i ? "," : "", s->watched[i]->name,
 				(long long)s->count[i]);
 		fprintf(out, "},\"gone\":%lld", (long long)s->gone);
-		if (s->mknod_policy)
-			print_emulated(out, NULL, "mknod", mknod_verdict_names, s->mknod);
-		if (s->emulate_mount)
-			print_emulated(out, NULL, "mount", mount_verdict_names, s->mount);
+		for (int e = 0; e < s->nemulated; e++)
+			print_emulated(out, NULL, s->emulated[e]->name, s->emulated[e]->verdict_names,
+				       s->verdicts[e]);
 		fputs("}\n", out);
 		return;
 	}
@@ -303,10 +339,8 @@ static void print_summary(const struct run_supervisor *s, const struct options *
 	}
 	snprintf(num, sizeof(num), "%lld", (long long)total);
 	table_add(t, (const char *const[]){ "total", num });
-	if (s->mknod_policy)
-		print_emulated(out, t, "mknod", mknod_verdict_names, s->mknod);
-	if (s->emulate_mount)
-		print_emulated(out, t, "mount", mount_verdict_names, s->mount);
+	for (int e = 0; e < s->nemulated; e++)
+		print_emulated(out, t, s->emulated[e]->name, s->emulated[e]->verdict_names, s->verdicts[e]);
 	if (s->gone) {
 		char note[96];
 
@@ -340,12 +374,17 @@ int main(int argc, char **argv)
 	parse_options(&o, argc, argv);
 	if (feature_probe(FEAT_NOTIF_CONTINUE, why, sizeof(why)))
 		die("unsupported: %s", why);
-	/* the capabilities lib/as_target.c's helpers use, not the uid: a root without them fails too */
-	if ((o.emulate_mknod || o.emulate_mount) && feature_probe(FEAT_AS_TARGET, why, sizeof(why)))
-		die("--emulate=%s needs root: %s", o.emulate_mknod ? "mknod" : "mount", why);
-	if (o.emulate_mknod)
-		s.mknod_policy = &o.policy;
-	s.emulate_mount = o.emulate_mount;
+	for (int e = 0; emulations[e]; e++) {
+		const struct emulation *em = emulations[e];
+
+		if (!o.emulate[e])
+			continue;
+		/* FEAT_AS_TARGET: the capabilities lib/as_target.c's helpers use, not the uid */
+		if (em->needs != FEAT_COUNT && feature_probe(em->needs, why, sizeof(why)))
+			die("--emulate=%s needs %s: %s", em->name, em->needs == FEAT_AS_TARGET ? "root" : "more",
+			    why);
+		s.emulated[s.nemulated++] = em;
+	}
 	s.log = o.quiet ? NULL : stderr;
 	if (o.log_path) {
 		s.log = fopen(o.log_path, "we");

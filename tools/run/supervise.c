@@ -125,42 +125,36 @@ static int log_emulated(struct run_supervisor *s, const struct seccomp_notif *re
 	return ret;
 }
 
-/* --emulate=mknod: create the node or refuse it, reply, then log what was done. */
-static int serve_mknod(struct run_supervisor *s, struct notif_buf *nb, struct mknod_call *call,
-		       struct record *rec)
+/*
+ * An emulated call: served (read, decided, done or refused), replied to with
+ * its outcome, then logged as done and counted. A call whose target left
+ * before the reply is logged only when something was done for it.
+ */
+static int serve_emulated(struct run_supervisor *s, int i, struct notif_buf *nb, void *call, struct record *rec)
 {
-	int ret = emulate_mknod(s->listener, nb, s->mknod_policy, call);
-	const char *path = call->path;
+	const struct emulation *e = s->emulated[i];
+	const struct emulated_outcome *o = call;
+	const char *strs[EMULATION_MAX_STRINGS];
+	int ret = e->serve(s->listener, nb->req, call), nstrs;
 
 	if (ret == -ENOENT) {
-		s->gone++;	/* killed or interrupted meanwhile: a node made is still logged */
-		if (call->verdict != MKNOD_CREATED)
+		s->gone++;	/* the target left before anything was done: nothing to answer or log */
+		return 0;
+	}
+	if (ret)
+		return ret;
+	ret = notif_send_emulate(s->listener, nb, nb->req->id, 0, o->error);
+	if (ret == -ENOENT) {
+		s->gone++;	/* killed or interrupted meanwhile: what was done is still logged */
+		if (o->verdict != EMULATED_DONE)
 			return 0;
 	} else if (ret) {
 		return ret;
 	}
-	s->mknod[call->verdict]++;
-	return log_emulated(s, nb->req, &path, 1, mknod_verdict_names[call->verdict], call->error,
-			    ret == -ENOENT ? "the target left before the reply" : call->why, rec);
-}
-
-/* --emulate=mount: mount or refuse, reply, then log what was done. */
-static int serve_mount(struct run_supervisor *s, struct notif_buf *nb, struct mount_call *call,
-		       struct record *rec)
-{
-	int ret = emulate_mount(s->listener, nb, (int)s->mount[MOUNT_MOUNTED], call);
-	const char *strs[] = { call->source, call->target, call->type, call->data };
-
-	if (ret == -ENOENT) {
-		s->gone++;	/* killed or interrupted meanwhile: a mount made is still logged */
-		if (call->verdict != MOUNT_MOUNTED)
-			return 0;
-	} else if (ret) {
-		return ret;
-	}
-	s->mount[call->verdict]++;
-	return log_emulated(s, nb->req, strs, 4, mount_verdict_names[call->verdict], call->error,
-			    ret == -ENOENT ? "the target left before the reply" : call->why, rec);
+	s->verdicts[i][o->verdict]++;
+	nstrs = e->strings(call, strs);
+	return log_emulated(s, nb->req, strs, nstrs, e->verdict_names[o->verdict], o->error,
+			    ret == -ENOENT ? "the target left before the reply" : o->why, rec);
 }
 
 /*
@@ -169,16 +163,14 @@ static int serve_mount(struct run_supervisor *s, struct notif_buf *nb, struct mo
  * call causes (the command's own output on a shared stderr, or its error
  * message after a failed execve).
  */
-static int serve_notification(struct run_supervisor *s, struct notif_buf *nb, struct record *rec,
-			      struct mknod_call *mknod, struct mount_call *mount)
+static int serve_notification(struct run_supervisor *s, struct notif_buf *nb, struct record *rec, void *call)
 {
 	const struct seccomp_notif *req = nb->req;
 	int i = watched_index(s, req->data.nr), ret;
 
-	if (s->mknod_policy && emulate_mknod_wants(req))
-		return serve_mknod(s, nb, mknod, rec);
-	if (s->emulate_mount && emulate_mount_wants(req))
-		return serve_mount(s, nb, mount, rec);
+	for (int e = 0; e < s->nemulated; e++)
+		if (s->emulated[e]->wants(req))
+			return serve_emulated(s, e, nb, call, rec);
 
 	if (i >= 0 && s->log) {
 		ret = record_take(rec, s->listener, req, s->watched[i], now_ns() - s->t0_ns);
@@ -208,18 +200,18 @@ int run_supervise(struct run_supervisor *s)
 {
 	struct notif_buf nb;
 	struct record *rec = NULL;
-	struct mknod_call *mknod = NULL;
-	struct mount_call *mount = NULL;
+	void *call = NULL;	/* the largest emulation's call */
+	size_t call_size = 0;
 	struct pollfd fds[2];
 	int ret = notif_buf_alloc(&nb);
 
 	if (ret)
 		return ret;
-	if ((s->log && !(rec = malloc(sizeof(*rec)))) ||
-	    (s->mknod_policy && !(mknod = malloc(sizeof(*mknod)))) ||
-	    (s->emulate_mount && !(mount = malloc(sizeof(*mount))))) {
+	for (int e = 0; e < s->nemulated; e++)
+		if (s->emulated[e]->call_size > call_size)
+			call_size = s->emulated[e]->call_size;
+	if ((s->log && !(rec = malloc(sizeof(*rec)))) || (call_size && !(call = malloc(call_size)))) {
 		free(rec);
-		free(mknod);
 		notif_buf_free(&nb);
 		return -ENOMEM;
 	}
@@ -252,7 +244,7 @@ int run_supervise(struct run_supervisor *s)
 				ret = 0;
 				continue;
 			}
-			if (ret || (ret = serve_notification(s, &nb, rec, mknod, mount)))
+			if (ret || (ret = serve_notification(s, &nb, rec, call)))
 				break;
 			continue;
 		}
@@ -261,8 +253,7 @@ int run_supervise(struct run_supervisor *s)
 	}
 	notif_buf_free(&nb);
 	free(rec);
-	free(mknod);
-	free(mount);
+	free(call);
 	return ret;
 }
 

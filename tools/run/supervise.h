@@ -7,9 +7,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "device_policy.h"
-#include "emulate_mknod.h"
-#include "emulate_mount.h"
+#include "emulation.h"
 #include "filter.h"
 #include "record.h"
 #include "syscall_args.h"
@@ -26,13 +24,13 @@ struct run_supervisor {
 	FILE *log;			/* NULL: --quiet */
 	enum log_format format;
 	int64_t t0_ns;
-	const struct device_policy *mknod_policy;	/* --emulate=mknod; NULL: mknod continues */
-	bool emulate_mount;		/* --emulate=mount; false: mount continues */
+	/* --emulate: the calls answered here (the others continue), configured */
+	const struct emulation *emulated[EMULATIONS_MAX];
+	int nemulated;
 	/* filled in by run_supervise() and run_supervise_end() */
 	int64_t count[FILTER_MAX_SYSCALLS];	/* calls seen (and logged) per watched syscall */
 	int64_t gone;			/* notifications whose target left before our reply */
-	int64_t mknod[3];		/* emulated mknod calls per enum mknod_verdict */
-	int64_t mount[3];		/* emulated mount calls per enum mount_verdict */
+	int64_t verdicts[EMULATIONS_MAX][EMULATED_VERDICTS];	/* emulated calls of emulated[i] per verdict */
 	int keeper_status;		/* the keeper's wait status */
 	int child_status;		/* the main process's wait status (run_supervise_end()) */
 	int log_error;			/* -errno of a failed log write (the command is then killed) */
@@ -49,8 +47,7 @@ struct run_supervisor {
 /*
  * Serves the listener until no process carries the filter any more (the
  * listener reports POLLHUP): every call is logged and continued, but for
- * the device nodes --emulate=mknod and the mounts --emulate=mount make or
- * refuse. SIGTERM,
+ * the calls an --emulate emulation answers (emulation.h). SIGTERM,
  * SIGHUP, SIGUSR1/2 are passed to the main process while it runs, and to
  * every descendant once it has exited; SIGTERM and SIGHUP start the grace
  * (RUN_GRACE_NS), then the tree is killed. Returns 0 or -errno (a

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef KNOTIF_RUN_EMULATION_H
+#define KNOTIF_RUN_EMULATION_H
+
+#include <linux/seccomp.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "filter.h"
+#include "kernel_features.h"
+
+/*
+ * An emulated system call: knotif-run --emulate=NAME answers it itself
+ * instead of letting it continue. Each is one file (emulate_NAME.c) that
+ * defines one struct emulation, and one line of emulations.c's table; the
+ * supervisor does the rest the same way for all of them (receive, serve,
+ * reply with the outcome's error, log it, count it). tools/run/README.md
+ * says how to add one.
+ */
+
+/* How an emulated call ended; each emulation names them (verdict_names). */
+enum emulated_verdict {
+	EMULATED_DONE,		/* allowed and done: the call returns 0 */
+	EMULATED_REFUSED,	/* not allowed: an errno (EPERM), nothing done */
+	EMULATED_FAILED,	/* allowed, and doing it failed as the thread's own attempt would: its errno */
+	EMULATED_VERDICTS
+};
+
+/* The first member of every emulation's call: what the supervisor replies and logs. */
+struct emulated_outcome {
+	enum emulated_verdict verdict;
+	int error;		/* what the call returns: 0, or an errno */
+	char why[160];		/* why it was refused or failed (which step), for the log */
+};
+
+#define EMULATION_MAX_STRINGS 4
+
+struct emulation {
+	const char *name;	/* --emulate=NAME, the summary's key */
+	/* its --help lines, each "  " + text, after "--emulate=NAME" */
+	const char *help;
+	const char *verdict_names[EMULATED_VERDICTS];	/* "created", "refused", "failed" */
+	enum feature needs;	/* what it probes for before the command starts (FEAT_COUNT: nothing) */
+	/*
+	 * --policy=FILE (NULL: the emulation's default), before the command
+	 * starts: 0, or why it is unusable (exit 2). NULL: it takes no policy.
+	 */
+	int (*configure)(const char *policy_path, char *why, size_t why_len);
+	/* The filter rules that send its calls (FILTER_MAX_SYSCALLS in all): how many. */
+	int (*rules)(struct filter_rule *out);
+	/* Is req one of its calls? (A watched call the rules also send is still its own.) */
+	bool (*wants)(const struct seccomp_notif *req);
+	size_t call_size;	/* its call, which starts with struct emulated_outcome */
+	/*
+	 * Serves one call of id: reads what it names once, decides, acts as the
+	 * thread would, and fills the outcome; the supervisor then replies and
+	 * logs. 0; -ENOENT when the target left before anything was done (no
+	 * reply, no line); another -errno ends the run.
+	 */
+	int (*serve)(int listener, const struct seccomp_notif *req, void *call);
+	/* The strings its log line shows, as acted on (NULL where the call passed none): how many. */
+	int (*strings)(const void *call, const char *out[EMULATION_MAX_STRINGS]);
+};
+
+/* emulations.c: every emulation, NULL-terminated, in --help's order. */
+extern const struct emulation *const emulations[];
+#define EMULATIONS_MAX 8
+
+#endif
