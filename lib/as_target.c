@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/fsuid.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -389,14 +390,13 @@ void as_target_kill(pid_t pid)
 	as_target_reaped_within_1s(pid);
 }
 
-int as_target_run(const struct as_target *t, void (*work)(void *arg, int report_fd), void *arg, char *why,
-		  size_t why_len)
+int as_target_start(const struct as_target *t, void (*work)(void *arg, int report_fd), void *arg,
+		    struct as_target_act *act, char *why, size_t why_len)
 {
-	struct as_target_result r = { .error = EIO };
-	struct pollfd pfd;
-	int pipefd[2], status;
+	int pipefd[2];
 	pid_t pid, self = getpid();
 
+	*act = (struct as_target_act){ .pid = 0, .pidfd = -1, .fd = -1, .at = t->at };
 	if (pipe2(pipefd, O_CLOEXEC)) {
 		snprintf(why, why_len, "pipe: %s", strerror(errno));
 		return EIO;
@@ -425,26 +425,88 @@ int as_target_run(const struct as_target *t, void (*work)(void *arg, int report_
 		snprintf(why, why_len, "fork: %s", strerror(errno));
 		return EIO;
 	}
-	pfd = (struct pollfd){ .fd = pipefd[0], .events = POLLIN };
-	if (as_target_poll(&pfd, AS_TARGET_TIMEOUT_MS) != 1) {
-		close(pipefd[0]);
-		as_target_kill(pid);
-		snprintf(why, why_len, "the helper did not finish in %d s", AS_TARGET_TIMEOUT_MS / 1000);
-		return EIO;
+	act->pid = pid;
+	act->fd = pipefd[0];
+	/* before anything reaps it (we are its only reaper, and have not looked): this process, never a reuse */
+	act->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	return 0;
+}
+
+/*
+ * The helper, once it has reported or died: it exits at once. Through its
+ * pidfd, so that one a caller's own waitpid(-1) reaped first is not waited
+ * for under a pid reused since (by another helper still acting).
+ */
+static void reap(struct as_target_act *act)
+{
+	siginfo_t info;
+
+	if (act->pidfd >= 0) {
+		while (waitid(P_PIDFD, (id_t)act->pidfd, &info, WEXITED) < 0 && errno == EINTR)
+			;
+		close(act->pidfd);
+	} else if (act->pid > 0) {
+		as_target_reaped_within_1s(act->pid);	/* no pidfd (Linux < 5.3): bounded */
 	}
-	if (read(pipefd[0], &r, sizeof(r)) != (ssize_t)sizeof(r))
+	act->pidfd = -1;
+	act->pid = 0;
+}
+
+int as_target_finish(struct as_target_act *act, char *why, size_t why_len)
+{
+	struct as_target_result r = { .error = EIO };
+	ssize_t n;
+
+	do
+		n = read(act->fd, &r, sizeof(r));
+	while (n < 0 && errno == EINTR);
+	act->reported = n == (ssize_t)sizeof(r);
+	if (!act->reported)
 		r = (struct as_target_result){ .error = EIO, .why = "the helper died" };
 	r.why[sizeof(r.why) - 1] = '\0';
-	close(pipefd[0]);
-	reached(t, AS_AT_HEARD);
-	/* it has answered: it exits at once (or was dead already) */
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	reached(t, AS_AT_REAPED);
-	if (t->at)
+	close(act->fd);
+	act->fd = -1;
+	if (act->at)
+		act->at[AS_AT_HEARD] = now_ns();
+	reap(act);
+	if (act->at) {
+		act->at[AS_AT_REAPED] = now_ns();
 		for (int m = AS_AT_CHILD; m <= AS_AT_ACTED; m++)
-			t->at[m] = r.at[m];
+			act->at[m] = r.at[m];
+	}
 	if (r.error)
 		snprintf(why, why_len, "%s: %s", r.why, strerror(r.error));
 	return r.error;
+}
+
+void as_target_abandon(struct as_target_act *act)
+{
+	siginfo_t info;
+
+	if (act->fd >= 0)
+		close(act->fd);
+	act->fd = -1;
+	if (act->pidfd >= 0) {
+		syscall(SYS_pidfd_send_signal, act->pidfd, SIGKILL, NULL, 0);
+		for (int i = 0; i < 100; i++) {	/* 1 s */
+			info.si_pid = 0;
+			if (waitid(P_PIDFD, (id_t)act->pidfd, &info, WEXITED | WNOHANG) < 0 || info.si_pid)
+				break;
+			usleep(10000);
+		}
+		close(act->pidfd);
+	} else if (act->pid > 0) {
+		as_target_kill(act->pid);
+	}
+	act->pidfd = -1;
+	act->pid = 0;
+}
+
+int as_target_run(const struct as_target *t, void (*work)(void *arg, int report_fd), void *arg, char *why,
+		  size_t why_len)
+{
+	struct as_target_act act;
+	int ret = as_target_start(t, work, arg, &act, why, why_len);
+
+	return ret ? ret : as_target_finish(&act, why, why_len);
 }

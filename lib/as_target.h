@@ -19,7 +19,13 @@
  * (mounts) are built on it; tools/run/README.md states the security model.
  */
 
-/* A helper stuck in the target's filesystem (a hung FUSE server) is killed after this. */
+/*
+ * How long mknod_resident (one helper for many nodes, knotif-bench's
+ * agent/mknod-resident) waits for an answer before it ends the helper: a
+ * late answer would answer the next request. The per-call helpers have no
+ * such bound: the call waits for its act as long as the thread's own call
+ * would have (as_target_finish()).
+ */
 #define AS_TARGET_TIMEOUT_MS 10000
 #define AS_TARGET_MAX_GROUPS 256
 
@@ -98,13 +104,40 @@ struct as_target_result {
 /* In a helper: report error (0: done) and the step, and exit. */
 __attribute__((noreturn)) void as_target_report(int fd, int error, const char *why);
 
+/* An act started in a helper and not yet heard from (as_target_start()). */
+struct as_target_act {
+	pid_t pid;		/* the helper; 0 once reaped */
+	int pidfd;		/* the helper, for its reaping: a pid a SIGCHLD handler reaped can be reused */
+	int fd;			/* its report: readable once it has reported or died */
+	bool reported;		/* as_target_finish() read a report: the error is the act's own */
+	int64_t *at;		/* as t->at */
+};
+
 /*
- * Runs work(arg, report_fd) in a forked helper that dies with us and has
+ * Starts work(arg, report_fd) in a forked helper that dies with us and has
  * joined t's cgroups (as_target_join_cgroups()); work ends with
- * as_target_report(report_fd, ...) or an exec of a program that does.
- * Waits AS_TARGET_TIMEOUT_MS at most (then kills it): 0, or the errno the
- * helper reported (EIO when it died or was late), with why.
+ * as_target_report(report_fd, ...) or an exec of a program that does. t
+ * may be closed once this returns (the helper has its own descriptors).
+ * 0 with act set; EIO with why when no helper could start (nothing done).
  */
+int as_target_start(const struct as_target *t, void (*work)(void *arg, int report_fd), void *arg,
+		    struct as_target_act *act, char *why, size_t why_len);
+/*
+ * The act's outcome: waits for the helper's report for as long as the act
+ * takes (a caller that serves others polls act->fd first), then reaps the
+ * helper. Never before the act is known: a helper blocked in the target's
+ * filesystem is waited for, as the thread's own call would have been. 0,
+ * or the errno the helper reported, with why; EIO when it died without a
+ * report (act->reported false: what it did is not known).
+ */
+int as_target_finish(struct as_target_act *act, char *why, size_t why_len);
+/*
+ * Gives an act up unheard (its supervisor is ending): SIGKILL to the
+ * helper, reaped if it goes within 1 s. One in an uninterruptible sleep
+ * may still complete the act: the caller says so.
+ */
+void as_target_abandon(struct as_target_act *act);
+/* as_target_start(), then as_target_finish() */
 int as_target_run(const struct as_target *t, void (*work)(void *arg, int report_fd), void *arg, char *why,
 		  size_t why_len);
 

@@ -113,8 +113,8 @@ static void exec_helper(void *arg, int out)
 	as_target_report(out, errno, "exec'ing the helper");
 }
 
-static int make_as(int listener, uint64_t id, const struct mknod_as *c, const char *program, char *why,
-		   size_t why_len)
+static int start_as(int listener, uint64_t id, const struct mknod_as *c, const char *program,
+		    struct as_target_act *act, char *why, size_t why_len)
 {
 	struct as_target t = AS_TARGET_INIT;
 	struct mknod_work w = { .c = c, .t = &t, .program = program };
@@ -122,23 +122,34 @@ static int make_as(int listener, uint64_t id, const struct mknod_as *c, const ch
 
 	t.at = c->at;
 	ret = as_target_take(&t, listener, id, c->tid, c->dirfd, c->path, why, why_len);
-
 	if (ret)
 		return ret;
-	ret = as_target_run(&t, program ? exec_helper : make_in_helper, &w, why, why_len);
-	as_target_close(&t);
+	ret = as_target_start(&t, program ? exec_helper : make_in_helper, &w, act, why, why_len);
+	as_target_close(&t);	/* the helper has its own copies */
 	return ret;
+}
+
+int mknod_as_start(int listener, uint64_t id, const struct mknod_as *c, struct as_target_act *act, char *why,
+		   size_t why_len)
+{
+	return start_as(listener, id, c, NULL, act, why, why_len);
 }
 
 int mknod_as(int listener, uint64_t id, const struct mknod_as *c, char *why, size_t why_len)
 {
-	return make_as(listener, id, c, NULL, why, why_len);
+	struct as_target_act act;
+	int ret = start_as(listener, id, c, NULL, &act, why, why_len);
+
+	return ret ? ret : as_target_finish(&act, why, why_len);
 }
 
 int mknod_as_exec(int listener, uint64_t id, const struct mknod_as *c, const char *program, char *why,
 		  size_t why_len)
 {
-	return make_as(listener, id, c, program, why, why_len);
+	struct as_target_act act;
+	int ret = start_as(listener, id, c, program, &act, why, why_len);
+
+	return ret ? ret : as_target_finish(&act, why, why_len);
 }
 
 /* "a,b,c": n decimal numbers into out[]; 0, or -1 when s is not that */

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "as_target.h"
+
 /*
  * Make a device node as a notifying thread would if it were allowed to:
  * from a forked helper in the thread's mount namespace and root, relative
@@ -33,6 +35,14 @@ struct mknod_as {
  * away meanwhile (nothing was made).
  */
 int mknod_as(int listener, uint64_t id, const struct mknod_as *c, char *why, size_t why_len);
+/*
+ * The same, for a supervisor that serves other calls meanwhile: the node's
+ * helper started (0, act set: as_target_finish() takes its outcome once
+ * act->fd is readable), or mknod_as()'s errno or -ENOENT before any helper
+ * started. c and its path may go once this returns.
+ */
+int mknod_as_start(int listener, uint64_t id, const struct mknod_as *c, struct as_target_act *act, char *why,
+		   size_t why_len);
 
 /*
  * The Incus way: the same, but the forked helper execs program (which must

@@ -28,6 +28,7 @@ struct mknod_call {
 	struct mknod_as as;	/* the call as lib/mknod_as.h makes it; as.path is path */
 	char path[PATH_MAX];
 	int path_error;		/* the path could not be read: its errno (EFAULT, ENAMETOOLONG) */
+	struct as_target_act act;	/* the helper making it (EMULATION_ACTING) */
 };
 
 /* --policy, or the default list (device_policy.h) */
@@ -101,7 +102,7 @@ static int read_path(int listener, const struct seccomp_notif *req, uint64_t add
 	return 0;
 }
 
-static int serve(int listener, const struct seccomp_notif *req, void *call)
+static int begin(int listener, const struct seccomp_notif *req, void *call, int *wait_fd)
 {
 	struct mknod_call *c = call;
 	uint64_t addr;
@@ -130,13 +131,35 @@ static int serve(int listener, const struct seccomp_notif *req, void *call)
 		c->out.error = ENOENT;
 		snprintf(c->out.why, sizeof(c->out.why), "an empty path");
 	} else {
-		ret = mknod_as(listener, req->id, &c->as, c->out.why, sizeof(c->out.why));
+		ret = mknod_as_start(listener, req->id, &c->as, &c->act, c->out.why, sizeof(c->out.why));
 		if (ret < 0)
 			return ret;
-		c->out.error = ret;
-		c->out.verdict = ret ? EMULATED_FAILED : EMULATED_DONE;
+		if (ret == 0) {
+			*wait_fd = c->act.fd;
+			return EMULATION_ACTING;
+		}
+		c->out.error = ret;	/* refused before any helper: the dirfd, /proc */
 	}
-	return 0;
+	return EMULATION_DECIDED;
+}
+
+static void finish(void *call)
+{
+	struct mknod_call *c = call;
+	int ret = as_target_finish(&c->act, c->out.why, sizeof(c->out.why));
+
+	c->out.error = ret;
+	c->out.verdict = ret ? EMULATED_FAILED : EMULATED_DONE;
+}
+
+static void abandon(void *call)
+{
+	struct mknod_call *c = call;
+
+	as_target_abandon(&c->act);
+	c->out.error = EIO;
+	c->out.verdict = EMULATED_FAILED;
+	snprintf(c->out.why, sizeof(c->out.why), "knotif-run ended before the helper did: the node may exist");
 }
 
 static int strings(const void *call, const char *out[EMULATION_MAX_STRINGS])
@@ -157,6 +180,8 @@ const struct emulation mknod_emulation = {
 	.rules = rules,
 	.wants = wants,
 	.call_size = sizeof(struct mknod_call),
-	.serve = serve,
+	.begin = begin,
+	.finish = finish,
+	.abandon = abandon,
 	.strings = strings,
 };

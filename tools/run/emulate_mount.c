@@ -32,10 +32,16 @@ struct mount_call {
 	char strings[4][PATH_MAX];
 	int read_error;		/* a string could not be read: its errno */
 	unsigned long flags;
+	struct as_target_act act;	/* the helper mounting it (EMULATION_ACTING) */
 };
 
-/* the mounts this run has made: MOUNT_MAX_COUNT bounds them */
-static int mounted;
+/*
+ * The mounts this run has made or is making: MOUNT_MAX_COUNT bounds them.
+ * A mount is claimed before its helper starts and given back only when the
+ * helper reported that it failed: one in flight, or whose helper died
+ * unheard, counts as made.
+ */
+static int claimed;
 
 /* mount, when no remount, bind, move or propagation flag is set */
 static int rules(struct filter_rule *out)
@@ -93,7 +99,7 @@ static int read_strings(int listener, const struct seccomp_notif *req, struct mo
 	return 0;
 }
 
-static int serve(int listener, const struct seccomp_notif *req, void *call)
+static int begin(int listener, const struct seccomp_notif *req, void *call, int *wait_fd)
 {
 	struct mount_call *c = call;
 	struct emulated_outcome *o = &c->out;
@@ -115,21 +121,46 @@ static int serve(int listener, const struct seccomp_notif *req, void *call)
 		snprintf(o->why, sizeof(o->why), "no mountpoint");
 	} else if ((o->error = mount_policy_check(c->type, c->flags, c->data, &spec, o->why, sizeof(o->why)))) {
 		/* refused: o->why says why */
-	} else if (mounted >= MOUNT_MAX_COUNT) {
+	} else if (claimed >= MOUNT_MAX_COUNT) {
 		o->error = EPERM;
-		snprintf(o->why, sizeof(o->why), "this run has made its %d mounts", MOUNT_MAX_COUNT);
+		snprintf(o->why, sizeof(o->why), "this run has made or is making its %d mounts", MOUNT_MAX_COUNT);
 	} else {
-		ret = mount_as(listener, req->id, (pid_t)req->pid, c->target, c->source, &spec, o->why,
-			       sizeof(o->why));
+		ret = mount_as_start(listener, req->id, (pid_t)req->pid, c->target, c->source, &spec, &c->act,
+				     o->why, sizeof(o->why));
 		if (ret < 0)
 			return ret;
-		o->error = ret;
+		if (ret == 0) {
+			claimed++;
+			*wait_fd = c->act.fd;
+			return EMULATION_ACTING;
+		}
 		/* a refusal of mount_as's own (the namespace, the owner) is a refusal, not a failure */
-		o->verdict = !ret ? EMULATED_DONE : ret == EPERM ? EMULATED_REFUSED : EMULATED_FAILED;
-		if (!ret)
-			mounted++;
+		o->error = ret;
+		o->verdict = ret == EPERM ? EMULATED_REFUSED : EMULATED_FAILED;
 	}
-	return 0;
+	return EMULATION_DECIDED;
+}
+
+static void finish(void *call)
+{
+	struct mount_call *c = call;
+	struct emulated_outcome *o = &c->out;
+
+	o->error = as_target_finish(&c->act, o->why, sizeof(o->why));
+	/* the owner and the propagation are checked in the helper: its EPERM is a refusal */
+	o->verdict = !o->error ? EMULATED_DONE : o->error == EPERM ? EMULATED_REFUSED : EMULATED_FAILED;
+	if (o->error && c->act.reported)
+		claimed--;	/* known not mounted */
+}
+
+static void abandon(void *call)
+{
+	struct mount_call *c = call;
+
+	as_target_abandon(&c->act);	/* its claim stays: it may still mount */
+	c->out.error = EIO;
+	c->out.verdict = EMULATED_FAILED;
+	snprintf(c->out.why, sizeof(c->out.why), "knotif-run ended before the helper did: it may have mounted");
 }
 
 static int strings(const void *call, const char *out[EMULATION_MAX_STRINGS])
@@ -154,6 +185,8 @@ const struct emulation mount_emulation = {
 	.rules = rules,
 	.wants = wants,
 	.call_size = sizeof(struct mount_call),
-	.serve = serve,
+	.begin = begin,
+	.finish = finish,
+	.abandon = abandon,
 	.strings = strings,
 };

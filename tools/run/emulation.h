@@ -35,6 +35,9 @@ struct emulated_outcome {
 
 #define EMULATION_MAX_STRINGS 4
 
+/* what begin() returns besides -errno */
+enum { EMULATION_DECIDED, EMULATION_ACTING };
+
 struct emulation {
 	const char *name;	/* --emulate=NAME, the summary's key */
 	/* its --help lines, each "  " + text, after "--emulate=NAME" */
@@ -52,12 +55,21 @@ struct emulation {
 	bool (*wants)(const struct seccomp_notif *req);
 	size_t call_size;	/* its call, which starts with struct emulated_outcome */
 	/*
-	 * Serves one call of id: reads what it names once, decides, acts as the
-	 * thread would, and fills the outcome; the supervisor then replies and
-	 * logs. 0; -ENOENT when the target left before anything was done (no
-	 * reply, no line); another -errno ends the run.
+	 * Begins one call: reads what it names once and decides. EMULATION_DECIDED
+	 * when the outcome is known (a refusal, a failure before acting);
+	 * EMULATION_ACTING when an act has started whose outcome finish() takes
+	 * once *wait_fd is readable (the supervisor serves other calls
+	 * meanwhile, and replies only then); -ENOENT when the target left before
+	 * anything was done (no reply, no line); another -errno ends the run.
 	 */
-	int (*serve)(int listener, const struct seccomp_notif *req, void *call);
+	int (*begin)(int listener, const struct seccomp_notif *req, void *call, int *wait_fd);
+	/* The act's outcome, into the call's, once wait_fd is readable. */
+	void (*finish)(void *call);
+	/*
+	 * The supervisor ends with the act unheard: stop it, and fill the
+	 * outcome with what is known (EMULATED_FAILED, why: it may still be done).
+	 */
+	void (*abandon)(void *call);
 	/* The strings its log line shows, as acted on (NULL where the call passed none): how many. */
 	int (*strings)(const void *call, const char *out[EMULATION_MAX_STRINGS]);
 };

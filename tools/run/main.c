@@ -322,6 +322,8 @@ static void print_summary(const struct run_supervisor *s, const struct options *
 			fprintf(out, "%s\"%s\":%lld", i ? "," : "", s->watched[i]->name,
 				(long long)s->count[i]);
 		fprintf(out, "},\"gone\":%lld", (long long)s->gone);
+		if (s->abandoned)
+			fprintf(out, ",\"abandoned\":%lld", (long long)s->abandoned);
 		for (int e = 0; e < s->nemulated; e++)
 			print_emulated(out, NULL, s->emulated[e]->name, s->emulated[e]->verdict_names,
 				       s->verdicts[e]);
@@ -341,6 +343,13 @@ static void print_summary(const struct run_supervisor *s, const struct options *
 	table_add(t, (const char *const[]){ "total", num });
 	for (int e = 0; e < s->nemulated; e++)
 		print_emulated(out, t, s->emulated[e]->name, s->emulated[e]->verdict_names, s->verdicts[e]);
+	if (s->abandoned) {
+		char note[128];
+
+		snprintf(note, sizeof(note), "%lld emulated acts abandoned unfinished at the end (logged unknown)",
+			 (long long)s->abandoned);
+		table_add_note(t, note);
+	}
 	if (s->gone) {
 		char note[96];
 
@@ -464,5 +473,9 @@ int main(int argc, char **argv)
 		print_summary(&s, &o, s.log ? s.log : stderr);
 	if (s.log && fflush(s.log))
 		die("%s: %s", o.log_path ? o.log_path : "stderr", strerror(errno));
+	if (s.abandoned)
+		die("%lld emulated calls were still acting when the command's last process had gone %d s "
+		    "before: their helpers were killed, the log calls them unknown (they may have been done)",
+		    (long long)s.abandoned, (int)(RUN_GRACE_NS / 1000000000));
 	return exit_code(s.child_status);
 }

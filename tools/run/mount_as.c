@@ -162,8 +162,8 @@ static void mount_in_helper(void *arg, int out)
 	as_target_report(out, err, err ? step : "");
 }
 
-int mount_as(int listener, uint64_t id, pid_t tid, const char *path, const char *source,
-	     const struct mount_spec *spec, char *why, size_t why_len)
+int mount_as_start(int listener, uint64_t id, pid_t tid, const char *path, const char *source,
+		   const struct mount_spec *spec, struct as_target_act *act, char *why, size_t why_len)
 {
 	struct as_target t = AS_TARGET_INIT;
 	struct mount_work w = { .t = &t, .path = path, .source = source, .spec = spec, .owner_userns = -1 };
@@ -200,8 +200,9 @@ int mount_as(int listener, uint64_t id, pid_t tid, const char *path, const char 
 			close(w.owner_userns);
 			w.owner_userns = -1;
 		}
-		ret = as_target_run(&t, mount_in_helper, &w, why, why_len);
+		ret = as_target_start(&t, mount_in_helper, &w, act, why, why_len);
 	}
+	/* the helper has its own copies of what follows */
 	if (w.owner_userns >= 0)
 		close(w.owner_userns);
 	if (own_userns >= 0)
@@ -211,4 +212,13 @@ int mount_as(int listener, uint64_t id, pid_t tid, const char *path, const char 
 	close(w.mountinfo);
 	as_target_close(&t);
 	return ret;
+}
+
+int mount_as(int listener, uint64_t id, pid_t tid, const char *path, const char *source,
+	     const struct mount_spec *spec, char *why, size_t why_len)
+{
+	struct as_target_act act;
+	int ret = mount_as_start(listener, id, tid, path, source, spec, &act, why, why_len);
+
+	return ret ? ret : as_target_finish(&act, why, why_len);
 }

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "as_target.h"
 #include "mount_policy.h"
 
 /*
@@ -29,5 +30,13 @@
  */
 int mount_as(int listener, uint64_t id, pid_t tid, const char *path, const char *source,
 	     const struct mount_spec *spec, char *why, size_t why_len);
+/*
+ * The same, for a supervisor that serves other calls meanwhile: the mount's
+ * helper started (0, act set: as_target_finish() takes its outcome once
+ * act->fd is readable), or mount_as()'s errno or -ENOENT before any helper
+ * started (nothing mounted).
+ */
+int mount_as_start(int listener, uint64_t id, pid_t tid, const char *path, const char *source,
+		   const struct mount_spec *spec, struct as_target_act *act, char *why, size_t why_len);
 
 #endif

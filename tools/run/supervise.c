@@ -126,35 +126,115 @@ static int log_emulated(struct run_supervisor *s, const struct seccomp_notif *re
 }
 
 /*
- * An emulated call: served (read, decided, done or refused), replied to with
- * its outcome, then logged as done and counted. A call whose target left
- * before the reply is logged only when something was done for it.
+ * At most this many emulated calls act at once: past it, the next
+ * notifications wait in the kernel's queue until an act ends.
  */
-static int serve_emulated(struct run_supervisor *s, int i, struct notif_buf *nb, void *call, struct record *rec)
+#define RUN_MAX_ACTING 256
+
+/* An emulated call whose act runs in a helper: answered once it has ended. */
+struct acting {
+	int e;				/* s->emulated[e]'s call */
+	struct seccomp_notif req;	/* what the reply and the line name */
+	int fd;				/* readable once the act has ended */
+	void *call;			/* its call (the largest call_size), owned by the slot */
+};
+
+/* What run_supervise() serves with. */
+struct serving {
+	struct notif_buf nb;
+	struct record *rec;		/* NULL: --quiet */
+	size_t call_size;		/* the largest emulation's call */
+	void *call;			/* the call being begun */
+	struct acting acting[RUN_MAX_ACTING];
+	int nacting;			/* acting[0 .. nacting - 1] */
+};
+
+/*
+ * An emulated call whose outcome is known: replied to, then logged as done
+ * and counted. A call whose target left before the reply is logged only
+ * when something was done for it (or may have been: abandoned).
+ */
+static int answer_emulated(struct run_supervisor *s, struct serving *sv, int i, const struct seccomp_notif *req,
+			   const void *call, bool abandoned)
 {
 	const struct emulation *e = s->emulated[i];
 	const struct emulated_outcome *o = call;
 	const char *strs[EMULATION_MAX_STRINGS];
-	int ret = e->serve(s->listener, nb->req, call), nstrs;
+	int ret = notif_send_emulate(s->listener, &sv->nb, req->id, 0, o->error), nstrs;
+
+	if (ret == -ENOENT) {
+		s->gone++;	/* killed or interrupted meanwhile: what was done is still logged */
+		if (o->verdict != EMULATED_DONE && !abandoned)
+			return 0;
+	} else if (ret) {
+		return ret;
+	}
+	if (abandoned)
+		s->abandoned++;
+	else
+		s->verdicts[i][o->verdict]++;
+	nstrs = e->strings(call, strs);
+	return log_emulated(s, req, strs, nstrs, abandoned ? "unknown" : e->verdict_names[o->verdict], o->error,
+			    ret == -ENOENT && !abandoned ? "the target left before the reply" : o->why, sv->rec);
+}
+
+/*
+ * Begins an emulated call: answered at once when decided, else kept among
+ * the acting until its act ends (the supervisor serves others meanwhile).
+ */
+static int serve_emulated(struct run_supervisor *s, struct serving *sv, int i)
+{
+	const struct emulation *e = s->emulated[i];
+	struct acting *a;
+	int fd = -1, ret = e->begin(s->listener, sv->nb.req, sv->call, &fd);
+	void *spare;
 
 	if (ret == -ENOENT) {
 		s->gone++;	/* the target left before anything was done: nothing to answer or log */
 		return 0;
 	}
-	if (ret)
+	if (ret < 0)
 		return ret;
-	ret = notif_send_emulate(s->listener, nb, nb->req->id, 0, o->error);
-	if (ret == -ENOENT) {
-		s->gone++;	/* killed or interrupted meanwhile: what was done is still logged */
-		if (o->verdict != EMULATED_DONE)
-			return 0;
-	} else if (ret) {
-		return ret;
+	if (ret == EMULATION_DECIDED)
+		return answer_emulated(s, sv, i, sv->nb.req, sv->call, false);
+	/* its act runs: the slot takes the call, the begun call's buffer becomes the slot's old one */
+	a = &sv->acting[sv->nacting++];
+	spare = a->call;
+	*a = (struct acting){ .e = i, .req = *sv->nb.req, .fd = fd, .call = sv->call };
+	sv->call = spare;
+	if (!sv->call && !(sv->call = malloc(sv->call_size)))
+		return -ENOMEM;
+	return 0;
+}
+
+/* The act of acting[k] has ended: its outcome, reply and line; the slot is freed. */
+static int act_ended(struct run_supervisor *s, struct serving *sv, int k, bool abandon)
+{
+	struct acting *a = &sv->acting[k], done = *a;
+	const struct emulation *e = s->emulated[a->e];
+
+	if (abandon)
+		e->abandon(a->call);
+	else
+		e->finish(a->call);
+	/* the last slot moves into k: the table stays packed */
+	*a = sv->acting[--sv->nacting];
+	sv->acting[sv->nacting] = (struct acting){ .call = done.call };
+	return answer_emulated(s, sv, done.e, &done.req, done.call, abandon);
+}
+
+/* Ends what still acts (the run is over): each helper stopped, each call logged as unknown. */
+static int abandon_acting(struct run_supervisor *s, struct serving *sv)
+{
+	int ret = 0;
+
+	while (sv->nacting) {
+		int r = act_ended(s, sv, sv->nacting - 1, true);
+
+		if (r && !ret)
+			ret = r;
 	}
-	s->verdicts[i][o->verdict]++;
-	nstrs = e->strings(call, strs);
-	return log_emulated(s, nb->req, strs, nstrs, e->verdict_names[o->verdict], o->error,
-			    ret == -ENOENT ? "the target left before the reply" : o->why, rec);
+	return ret;
 }
 
 /*
@@ -163,14 +243,16 @@ static int serve_emulated(struct run_supervisor *s, int i, struct notif_buf *nb,
  * call causes (the command's own output on a shared stderr, or its error
  * message after a failed execve).
  */
-static int serve_notification(struct run_supervisor *s, struct notif_buf *nb, struct record *rec, void *call)
+static int serve_notification(struct run_supervisor *s, struct serving *sv)
 {
+	struct notif_buf *nb = &sv->nb;
+	struct record *rec = sv->rec;
 	const struct seccomp_notif *req = nb->req;
 	int i = watched_index(s, req->data.nr), ret;
 
 	for (int e = 0; e < s->nemulated; e++)
 		if (s->emulated[e]->wants(req))
-			return serve_emulated(s, e, nb, call, rec);
+			return serve_emulated(s, sv, e);
 
 	if (i >= 0 && s->log) {
 		ret = record_take(rec, s->listener, req, s->watched[i], now_ns() - s->t0_ns);
@@ -196,30 +278,62 @@ static int serve_notification(struct run_supervisor *s, struct notif_buf *nb, st
 	return ret;
 }
 
+static void serving_free(struct serving *sv)
+{
+	for (int k = 0; k < RUN_MAX_ACTING; k++)
+		free(sv->acting[k].call);
+	free(sv->call);
+	free(sv->rec);
+	notif_buf_free(&sv->nb);
+	free(sv);
+}
+
+static struct serving *serving_new(const struct run_supervisor *s)
+{
+	struct serving *sv = calloc(1, sizeof(*sv));
+
+	if (!sv)
+		return NULL;
+	if (notif_buf_alloc(&sv->nb)) {
+		free(sv);
+		return NULL;
+	}
+	for (int e = 0; e < s->nemulated; e++)
+		if (s->emulated[e]->call_size > sv->call_size)
+			sv->call_size = s->emulated[e]->call_size;
+	if ((s->log && !(sv->rec = malloc(sizeof(*sv->rec)))) ||
+	    (sv->call_size && !(sv->call = malloc(sv->call_size)))) {
+		serving_free(sv);
+		return NULL;
+	}
+	return sv;
+}
+
 int run_supervise(struct run_supervisor *s)
 {
-	struct notif_buf nb;
-	struct record *rec = NULL;
-	void *call = NULL;	/* the largest emulation's call */
-	size_t call_size = 0;
-	struct pollfd fds[2];
-	int ret = notif_buf_alloc(&nb);
+	struct serving *sv = serving_new(s);
+	struct pollfd fds[2 + RUN_MAX_ACTING];
+	int64_t drain_until = 0;	/* the filter's last holder has gone: acts still running have until then */
+	int ret = 0;
 
-	if (ret)
-		return ret;
-	for (int e = 0; e < s->nemulated; e++)
-		if (s->emulated[e]->call_size > call_size)
-			call_size = s->emulated[e]->call_size;
-	if ((s->log && !(rec = malloc(sizeof(*rec)))) || (call_size && !(call = malloc(call_size)))) {
-		free(rec);
-		notif_buf_free(&nb);
+	if (!sv)
 		return -ENOMEM;
-	}
-	fds[0] = (struct pollfd){ .fd = s->listener, .events = POLLIN };
-	fds[1] = (struct pollfd){ .fd = s->signal_fd, .events = POLLIN };
 	for (;;) {
-		int ready = poll(fds, 2, poll_timeout_ms(s));
+		int n = 2, timeout = poll_timeout_ms(s), ready;
 
+		if (drain_until) {
+			if (!sv->nacting || now_ns() >= drain_until)
+				break;
+			if (timeout < 0 || timeout > ms_until(drain_until))
+				timeout = ms_until(drain_until);
+		}
+		/* a full table leaves the next notifications queued in the kernel */
+		fds[0] = (struct pollfd){ .fd = drain_until ? -1 : s->listener,
+					  .events = sv->nacting < RUN_MAX_ACTING ? POLLIN : 0 };
+		fds[1] = (struct pollfd){ .fd = s->signal_fd, .events = POLLIN };
+		for (int k = 0; k < sv->nacting; k++)
+			fds[n++] = (struct pollfd){ .fd = sv->acting[k].fd, .events = POLLIN };
+		ready = poll(fds, (nfds_t)n, timeout);
 		if (ready < 0) {
 			if (errno == EINTR)
 				continue;
@@ -232,8 +346,14 @@ int run_supervise(struct run_supervisor *s)
 		}
 		if (fds[1].revents)
 			read_signals(s);
+		/* acts that ended, last first: act_ended() moves the last slot into the one it frees */
+		for (int k = n - 3; k >= 0 && !ret; k--)
+			if (fds[2 + k].revents)
+				ret = act_ended(s, sv, k, false);
+		if (ret)
+			break;
 		if (fds[0].revents & POLLIN) {
-			ret = notif_recv(s->listener, &nb);
+			ret = notif_recv(s->listener, &sv->nb);
 			/*
 			 * Readiness does not promise a notification: both are
 			 * normal, and neither may outlive this iteration (the
@@ -244,16 +364,22 @@ int run_supervise(struct run_supervisor *s)
 				ret = 0;
 				continue;
 			}
-			if (ret || (ret = serve_notification(s, &nb, rec, call)))
+			if (ret || (ret = serve_notification(s, sv)))
 				break;
 			continue;
 		}
+		/* no task holds the filter: run_supervise_end() waits for them to be gone */
 		if (fds[0].revents & (POLLHUP | POLLERR))
-			break;	/* no task holds the filter: run_supervise_end() waits for them to be gone */
+			drain_until = now_ns() + RUN_GRACE_NS;
 	}
-	notif_buf_free(&nb);
-	free(rec);
-	free(call);
+	/* acts still running: the run is over (or failed), nobody will wait for them */
+	if (sv->nacting) {
+		int r = abandon_acting(s, sv);
+
+		if (!ret)
+			ret = r;
+	}
+	serving_free(sv);
 	return ret;
 }
 

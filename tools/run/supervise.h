@@ -30,6 +30,7 @@ struct run_supervisor {
 	/* filled in by run_supervise() and run_supervise_end() */
 	int64_t count[FILTER_MAX_SYSCALLS];	/* calls seen (and logged) per watched syscall */
 	int64_t gone;			/* notifications whose target left before our reply */
+	int64_t abandoned;		/* emulated acts still running when the run ended (logged "unknown") */
 	int64_t verdicts[EMULATIONS_MAX][EMULATED_VERDICTS];	/* emulated calls of emulated[i] per verdict */
 	int keeper_status;		/* the keeper's wait status */
 	int child_status;		/* the main process's wait status (run_supervise_end()) */
