@@ -385,6 +385,7 @@ int main(int argc, char **argv)
 		die("unsupported: %s", why);
 	for (int e = 0; emulations[e]; e++) {
 		const struct emulation *em = emulations[e];
+		struct filter_rule rules_seen[FILTER_MAX_SYSCALLS];
 
 		if (!o.emulate[e])
 			continue;
@@ -393,6 +394,10 @@ int main(int argc, char **argv)
 			die("--emulate=%s needs %s: %s", em->name, em->needs == FEAT_AS_TARGET ? "root" : "more",
 			    why);
 		s.emulated[s.nemulated++] = em;
+		/* its log line is written from syscall_args.c's table: every call it takes must be there */
+		for (int r = 0, n = em->rules(rules_seen); r < n; r++)
+			if (!syscall_args_by_nr(rules_seen[r].nr))
+				die("--emulate=%s: system call %d is not in syscall_args.c", em->name, rules_seen[r].nr);
 	}
 	s.log = o.quiet ? NULL : stderr;
 	if (o.log_path) {

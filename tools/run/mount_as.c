@@ -3,15 +3,18 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <linux/nsfs.h>
 #include <linux/openat2.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -83,6 +86,29 @@ static int configure(int fs, const char *source, const struct mount_spec *spec)
 	return fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) ? errno : 0;
 }
 
+/*
+ * A directory of a kernel pseudo-filesystem: its owner is a process's or
+ * the kernel's (/proc/PID is its process's euid), never a directory the
+ * thread made, and a mount over it hides what others read there.
+ */
+static bool pseudo_fs(int dir)
+{
+	static const unsigned long magic[] = {
+		PROC_SUPER_MAGIC, SYSFS_MAGIC, CGROUP_SUPER_MAGIC, CGROUP2_SUPER_MAGIC, DEBUGFS_MAGIC,
+		TRACEFS_MAGIC, SECURITYFS_MAGIC, BPF_FS_MAGIC, DEVPTS_SUPER_MAGIC, PSTOREFS_MAGIC,
+		EFIVARFS_MAGIC, BINFMTFS_MAGIC, NSFS_MAGIC, 0x19800202 /* mqueue */, 0x65735543 /* fusectl */,
+		0x62656570 /* configfs */,
+	};
+	struct statfs sf;
+
+	if (fstatfs(dir, &sf))
+		return true;	/* unknown: not the thread's */
+	for (size_t i = 0; i < sizeof(magic) / sizeof(magic[0]); i++)
+		if ((unsigned long)sf.f_type == magic[i])
+			return true;
+	return false;
+}
+
 /* In the helper: the checks, then the mount. 0 or the errno, the step in *step. */
 static int mount_here(const struct mount_work *w, const char **step)
 {
@@ -103,6 +129,11 @@ static int mount_here(const struct mount_work *w, const char **step)
 	}
 	if (st.st_uid != w->t->fsuid) {
 		*step = "the mountpoint is not a directory the target owns";
+		err = EPERM;
+		goto out;
+	}
+	if (pseudo_fs(dir)) {
+		*step = "the mountpoint is on a kernel pseudo-filesystem (proc, sysfs, ...), not a directory the target owns";
 		err = EPERM;
 		goto out;
 	}

@@ -47,6 +47,7 @@ static const struct syscall_args table[] = {
 	{ "mknod", SYS_mknod, { A("pathname", PATH), A("mode", MODE), A("dev", DEV) } },
 #endif
 	{ "mknodat", SYS_mknodat, { A("dirfd", DIRFD), A("pathname", PATH), A("mode", MODE), A("dev", DEV) } },
+	{ "sysinfo", SYS_sysinfo, { A("info", PTR) } },
 	{ "chdir", SYS_chdir, { A("path", PATH) } },
 #ifdef SYS_access
 	{ "access", SYS_access, { A("pathname", PATH), A("mode", INT) } },

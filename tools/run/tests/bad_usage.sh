@@ -27,7 +27,7 @@ expect_usage "cannot write --log=/nonexistent-knotif/log: No such file or direct
 	--log=/nonexistent-knotif/log -- touch "$TMP/ran"
 expect_usage "invalid value for --syscalls: 'openat,,execve' (an empty item in the list)" \
 	--syscalls=openat,,execve -- touch "$TMP/ran"
-expect_usage "invalid value for --emulate: 'umount' (expected mknod, mount)" \
+expect_usage "invalid value for --emulate: 'umount' (expected mknod, mount, sysinfo)" \
 	--emulate=mount,umount -- touch "$TMP/ran"
 expect_usage "--policy needs --emulate=mknod" --emulate=mount --policy=/dev/null -- touch "$TMP/ran"
 

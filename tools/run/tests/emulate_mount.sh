@@ -65,6 +65,12 @@ refused "'..' out of its own" EPERM "not a directory the target owns" "$box/thei
 	tmpfs x "$box/own/../theirs" 0 -
 refused "a magic link" ELOOP "resolving the mountpoint" "$box/own" tmpfs x "magic:$box/own" 0 -
 refused "proc" EPERM "type 'proc' is not allowed" "$box/own" proc p "$box/own" 0 -
+# its own /proc/PID is owned by it, and still no directory of its own: a pseudo-filesystem's
+out=$(contained '"$1" call tmpfs x "/proc/$$" 0 -; grep -c " /proc/$$ " /proc/self/mountinfo')
+expect_eq "its own /proc/PID" "$out" "EPERM
+0"
+mount_lines | tail -1 | grep -q -- "on a kernel pseudo-filesystem" ||
+	fail "its own /proc/PID: log '$(mount_lines | tail -1)' does not say why"
 refused "a block device's filesystem" EPERM "type 'ext4' is not allowed" "$box/own" ext4 /dev/sda "$box/own" 0 -
 # a hostile type: the log's reason quotes it escaped, one line, no raw ESC
 refused "a type with an escape sequence" EPERM "type 'ev\\\\x1b\\[2Jil' is not allowed" "$box/own" \
