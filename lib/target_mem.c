@@ -3,6 +3,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -23,6 +25,7 @@ int target_mem_open(struct target_mem *m, int listener, uint64_t id, pid_t pid)
 	m->listener = listener;
 	m->id = id;
 	m->pid = pid;
+	m->dir = -1;
 	m->syscalls = 1;
 	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
 	m->fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -46,7 +49,82 @@ void target_mem_close(struct target_mem *m)
 		close(m->fd);
 		m->syscalls++;
 	}
+	if (m->dir >= 0) {
+		close(m->dir);
+		m->syscalls++;
+	}
+	m->fd = m->dir = -1;
+}
+
+int target_mem_open_rw(struct target_mem *m, int listener, uint64_t id, pid_t pid)
+{
+	char path[64];
+	int err = 0;
+
+	m->listener = listener;
+	m->id = id;
+	m->pid = pid;
 	m->fd = -1;
+	m->syscalls = 2;
+	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	m->dir = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (m->dir >= 0) {
+		m->fd = openat(m->dir, "mem", O_RDWR | O_CLOEXEC);
+		m->syscalls++;
+	}
+	if (m->fd < 0)
+		err = -errno;
+	/* whatever failed, a vanished target explains it; and what opened is the waiting one's */
+	if (still_valid(m)) {
+		target_mem_close(m);
+		return -ENOENT;
+	}
+	if (err)
+		target_mem_close(m);
+	return err;
+}
+
+/* Is [addr, addr + len) all in mappings the target may write? (its maps, sorted by address) */
+static bool writable(struct target_mem *m, uint64_t addr, size_t len)
+{
+	uint64_t end = addr + len, lo, hi;
+	char line[512], perms[8];
+	FILE *f;
+	int fd;
+
+	if (end < addr)
+		return false;	/* past the end of the address space */
+	fd = openat(m->dir, "maps", O_RDONLY | O_CLOEXEC);
+	m->syscalls++;
+	if (fd < 0 || !(f = fdopen(fd, "re"))) {
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	/* covered by adjacent writable mappings, from addr on */
+	while (addr < end && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s", &lo, &hi, perms) != 3 || hi <= addr)
+			continue;
+		if (lo > addr || perms[1] != 'w')
+			break;
+		addr = hi;
+	}
+	fclose(f);
+	return addr >= end;
+}
+
+int target_mem_write(struct target_mem *m, uint64_t addr, const void *buf, size_t len)
+{
+	ssize_t n;
+
+	if (!addr || !writable(m, addr, len))
+		return -EFAULT;
+	n = pwrite(m->fd, buf, len, (off_t)addr);
+	m->syscalls++;
+	if (n == (ssize_t)len)
+		return 0;
+	/* the mapping changed since its maps were read, or the target is gone */
+	return n < 0 && errno != EIO ? -errno : -EFAULT;
 }
 
 ssize_t target_mem_read(struct target_mem *m, uint64_t addr, void *buf, size_t len)

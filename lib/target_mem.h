@@ -18,6 +18,7 @@
  */
 struct target_mem {
 	int fd;			/* /proc/PID/mem, or -1 */
+	int dir;		/* /proc/PID, kept by target_mem_open_rw() (its maps), or -1 */
 	pid_t pid;
 	int listener;
 	uint64_t id;		/* the notification being served */
@@ -26,6 +27,24 @@ struct target_mem {
 
 int target_mem_open(struct target_mem *m, int listener, uint64_t id, pid_t pid);
 void target_mem_close(struct target_mem *m);
+
+/*
+ * For writing an emulated call's answer into the target: as
+ * target_mem_open(), with /proc/PID/mem open for writing and /proc/PID kept,
+ * both opened before the ID_VALID check. A /proc/PID/mem descriptor holds
+ * the memory it was opened on, so a write through it can only reach the
+ * process still waiting on id, never one that reused its pid afterwards
+ * (process_vm_writev() takes a pid, and could).
+ */
+int target_mem_open_rw(struct target_mem *m, int listener, uint64_t id, pid_t pid);
+/*
+ * len bytes of buf to addr, as the kernel's copy_to_user() in the target
+ * would write them: 0, or -EFAULT with nothing written when the range is
+ * not all in mappings the target may write (its /proc/PID/maps: a write to
+ * /proc/PID/mem goes through read-only pages, FOLL_FORCE). m from
+ * target_mem_open_rw().
+ */
+int target_mem_write(struct target_mem *m, uint64_t addr, const void *buf, size_t len);
 
 /*
  * len bytes at addr; a short count when the range runs into memory the

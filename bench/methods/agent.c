@@ -27,6 +27,17 @@
  *   agent/native-mknodat     no interception: the target (root) makes the node
  *                            and removes it, as the host does it
  *
+ * And what an emulation that answers with data pays to write it: the target
+ * traps sysinfo(2), the supervisor writes a struct sysinfo into its buffer
+ * and replies BENCH_MAGIC (the target checks both):
+ *
+ *   agent/write-vm           SECCOMP_IOCTL_NOTIF_ID_VALID, then one
+ *                            process_vm_writev (what many agents do; the pid
+ *                            could be reused between the two)
+ *   agent/write-mem          knotif-run's way (lib/target_mem.h): /proc/PID and
+ *                            its mem opened, ID_VALID, the buffer checked
+ *                            against /proc/PID/maps, pwrite
+ *
  * agent/mknod-fork also times its steps (lib/as_target.h's moments): each is
  * a counter step:<name>_ns, the mean per call, so the row says where the
  * fork-per-call way's cost goes.
@@ -44,6 +55,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysinfo.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -55,10 +67,15 @@
 #include "filter.h"
 #include "mknod_as.h"
 #include "notif.h"
+#include "target_mem.h"
 
 #define AGENT_PATH_MAX 256
 
 enum path_read { READ_PROC_MEM, READ_VM };
+enum answer_write { WRITE_NONE, WRITE_VM, WRITE_MEM };
+
+/* what the write rows put in the target's struct sysinfo: the target checks it */
+#define AGENT_TOTALRAM 0x4b4e4f5452414dUL	/* "KNOTRAM" */
 
 struct agent_variant {
 	enum path_read read;
@@ -68,13 +85,17 @@ struct agent_variant {
 	bool exec;			/* the per-call helper execs /proc/self/exe */
 	bool by_root;			/* the supervisor makes it itself (no helper, no target context) */
 	bool native;			/* no interception: the target makes and removes it */
+	enum answer_write write;	/* the target traps sysinfo: the answer written so */
 };
 
 struct agent_state {
 	int sock[2];			/* target -> supervisor: the listener */
 	char dir[64];			/* a private folder (mkdtemp), removed at the end */
 	char path[AGENT_PATH_MAX];	/* dir/null: made only by agent/mknod-fork, and removed */
+	struct sysinfo answer;		/* the target's buffer in the write rows */
 };
+
+static long trapped_nr(const struct bench *b);
 
 static const struct agent_variant *variant(const struct bench *b)
 {
@@ -97,7 +118,7 @@ static int sup_prepare(struct bench *b)
 static int target_setup(struct bench *b)
 {
 	struct agent_state *s = b->state;
-	int nr = SYS_mknodat, listener, ret;
+	int nr = (int)trapped_nr(b), listener, ret;
 
 	if (variant(b)->native)
 		return 0;
@@ -111,10 +132,21 @@ static int target_setup(struct bench *b)
 	return ret;
 }
 
+static long trapped_nr(const struct bench *b)
+{
+	return variant(b)->write ? SYS_sysinfo : SYS_mknodat;
+}
+
 static long call(struct bench *b)
 {
 	struct agent_state *s = b->state;
-	long ret = syscall(SYS_mknodat, AT_FDCWD, s->path, S_IFCHR | 0600, makedev(1, 3));
+	long ret;
+
+	if (variant(b)->write) {
+		s->answer.totalram = 0;
+		return syscall(SYS_sysinfo, &s->answer);
+	}
+	ret = syscall(SYS_mknodat, AT_FDCWD, s->path, S_IFCHR | 0600, makedev(1, 3));
 
 	/* natively, the cleanup the supervisor does in the other rows: in the round trip too */
 	if (variant(b)->native && ret == 0 && unlink(s->path))
@@ -130,6 +162,10 @@ static int check(struct bench *b, long ret)
 		return bench_fail(b, "mknodat and unlink of %s returned %ld (errno %d)",
 				  ((struct agent_state *)b->state)->path, ret, errno);
 	}
+	if (variant(b)->write && ret == BENCH_MAGIC &&
+	    ((struct agent_state *)b->state)->answer.totalram != AGENT_TOTALRAM)
+		return bench_fail(b, "sysinfo returned the emulated value, and its buffer holds totalram %lu, "
+				  "not the answer written", ((struct agent_state *)b->state)->answer.totalram);
 	if (ret == BENCH_MAGIC)
 		return 0;
 	return bench_fail(b, "mknodat returned %ld, not %ld: the agent did not read the path the "
@@ -139,7 +175,7 @@ static int check(struct bench *b, long ret)
 static void target_finish(struct bench *b)
 {
 	if (!variant(b)->native)
-		syscall(SYS_mknodat, BENCH_STOP_COOKIE, NULL, 0, 0);
+		syscall(trapped_nr(b), BENCH_STOP_COOKIE, NULL, 0, 0);
 }
 
 /* The target's path into buf (AGENT_PATH_MAX bytes, NUL-terminated): 0 or -errno. */
@@ -206,6 +242,30 @@ static int make_node(struct bench *b, struct mknod_resident *res, int listener,
 	return ret;
 }
 
+/* The write rows' answer into the target's struct sysinfo: 0, or -errno (-ENOENT: it left). */
+static int write_answer(const struct agent_variant *v, int listener, const struct seccomp_notif *req)
+{
+	struct sysinfo si = { .totalram = AGENT_TOTALRAM };
+	struct target_mem m;
+	int ret;
+
+	if (v->write == WRITE_VM) {
+		struct iovec local = { &si, sizeof(si) };
+		struct iovec remote = { (void *)(uintptr_t)req->data.args[0], sizeof(si) };
+
+		ret = notif_id_valid(listener, req->id);
+		if (!ret && process_vm_writev((pid_t)req->pid, &local, 1, &remote, 1, 0) != (ssize_t)sizeof(si))
+			ret = -errno;
+		return ret;
+	}
+	ret = target_mem_open_rw(&m, listener, req->id, (pid_t)req->pid);
+	if (ret)
+		return ret;
+	ret = target_mem_write(&m, req->data.args[0], &si, sizeof(si));
+	target_mem_close(&m);
+	return ret;
+}
+
 /* One call: read the path, check it is the waiting call's, make the node; reply. */
 static int answer(struct bench *b, int listener, struct notif_buf *buf, bool stop, void *ctx)
 {
@@ -215,7 +275,12 @@ static int answer(struct bench *b, int listener, struct notif_buf *buf, bool sto
 	char got[AGENT_PATH_MAX];
 	int ret, error = 0;
 
-	if (!stop) {
+	if (!stop && v->write) {
+		ret = write_answer(v, listener, req);
+		if (ret == -ENOENT)
+			return 0;	/* the target left the call: nothing to answer */
+		error = -ret;
+	} else if (!stop) {
 		ret = read_path(v, req, got);
 		if (!ret && v->id_valid)
 			ret = notif_id_valid(listener, req->id);
@@ -305,5 +370,7 @@ const struct method *const agent_methods[] = {
 	AGENT("agent/mknod-root", FEAT_AS_TARGET, .read = READ_VM, .id_valid = true, .make_node = true,
 	      .by_root = true),
 	AGENT_KIND("agent/native-mknodat", KIND_IN_KERNEL, FEAT_AS_TARGET, NULL, .native = true),
+	AGENT("agent/write-vm", FEAT_COUNT, .write = WRITE_VM),
+	AGENT("agent/write-mem", FEAT_COUNT, .write = WRITE_MEM),
 	NULL,
 };

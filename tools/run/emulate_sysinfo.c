@@ -14,10 +14,9 @@
  * supervisor's cgroup mounts.
  *
  * The answer is written into the thread's buffer as the kernel would write
- * it: only where the thread could write (a read-only or unmapped buffer gets
+ * it, only where the thread could write (a read-only or unmapped buffer gets
  * EFAULT, as copy_to_user() gives), through /proc/TID/mem opened before the
- * call's ID_VALID check, so that it can only be the waiting thread's memory
- * (a pid reused after the check has another mem).
+ * call's ID_VALID check: lib/target_mem.h's target_mem_write().
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,7 +30,7 @@
 #include <unistd.h>
 
 #include "emulation.h"
-#include "notif.h"
+#include "target_mem.h"
 
 struct sysinfo_call {
 	struct emulated_outcome out;	/* answered, or failed (EFAULT; EIO when /proc refused) */
@@ -248,90 +247,48 @@ static void contain(struct sysinfo *si, const struct memcg *m)
 	si->freeswap = (swap > m->swap_usage ? swap - m->swap_usage : 0) / unit;
 }
 
-/* Is [addr, addr + len) in mappings the thread may write (its /proc/TID/maps)? */
-static bool writable(int proc, uint64_t addr, size_t len)
-{
-	char line[512];
-	uint64_t end = addr + len, lo, hi;
-	char perms[8];
-	FILE *f;
-	int fd;
-
-	if (end < addr)
-		return false;	/* past the end of the address space */
-	fd = openat(proc, "maps", O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || !(f = fdopen(fd, "re"))) {
-		if (fd >= 0)
-			close(fd);
-		return false;
-	}
-	/* the mappings are sorted: cover [addr, end) with adjacent writable ones */
-	while (addr < end && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s", &lo, &hi, perms) != 3)
-			continue;
-		if (hi <= addr)
-			continue;
-		if (lo > addr || perms[1] != 'w')
-			break;
-		addr = hi;
-	}
-	fclose(f);
-	return addr >= end;
-}
-
 static int begin(int listener, const struct seccomp_notif *req, void *call, int *wait_fd)
 {
 	struct sysinfo_call *c = call;
 	struct emulated_outcome *o = &c->out;
-	char name[32];
+	struct target_mem mem;
 	struct memcg m;
-	int proc, mem, ret;
+	int ret;
 
-	(void)wait_fd;	/* no act runs apart: the answer is computed here */
+	(void)wait_fd;	/* no act runs apart: the answer is computed and written here */
 	memset(c, 0, sizeof(*c));
 	c->addr = req->data.args[0];
 	o->verdict = EMULATED_FAILED;
-	snprintf(name, sizeof(name), "/proc/%d", (int)req->pid);
-	proc = open(name, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	mem = proc < 0 ? -1 : openat(proc, "mem", O_RDWR | O_CLOEXEC);
-	ret = mem < 0 ? -errno : 0;
-	/* what was opened is the waiting thread's (not a reused pid's) */
-	if (notif_id_valid(listener, req->id)) {
-		ret = -ENOENT;
-		goto out;
-	}
+	ret = target_mem_open_rw(&mem, listener, req->id, (pid_t)req->pid);
+	if (ret == -ENOENT)
+		return ret;
 	if (ret) {
 		o->error = EIO;
 		snprintf(o->why, sizeof(o->why), "opening the target's memory: %s", strerror(-ret));
-		ret = 0;
-		goto out;
+		return EMULATION_DECIDED;
 	}
 	sysinfo(&c->info);
-	ret = thread_memcg(proc, &m);
-	if (!ret)
+	ret = thread_memcg(mem.dir, &m);
+	if (!ret) {
 		contain(&c->info, &m);
-	else if (ret != -ENOENT) {	/* no memory controller mounted here: the host's answer */
+	} else if (ret != -ENOENT) {	/* -ENOENT: no memory controller mounted here, the host's answer */
 		o->error = EIO;
 		snprintf(o->why, sizeof(o->why), "reading the target's memory cgroup: %s", strerror(-ret));
-		ret = 0;
-		goto out;
+		target_mem_close(&mem);
+		return EMULATION_DECIDED;
 	}
-	ret = 0;
-	if (!c->addr || !writable(proc, c->addr, sizeof(c->info))) {
+	ret = target_mem_write(&mem, c->addr, &c->info, sizeof(c->info));
+	target_mem_close(&mem);
+	if (ret == -EFAULT) {
 		o->error = EFAULT;
 		snprintf(o->why, sizeof(o->why), "the buffer is not the target's to write");
-	} else if (pwrite(mem, &c->info, sizeof(c->info), (off_t)c->addr) != (ssize_t)sizeof(c->info)) {
-		o->error = errno == EIO ? EFAULT : errno;
-		snprintf(o->why, sizeof(o->why), "writing the answer: %s", strerror(errno));
+	} else if (ret) {
+		o->error = -ret;
+		snprintf(o->why, sizeof(o->why), "writing the answer: %s", strerror(-ret));
 	} else {
 		o->verdict = EMULATED_DONE;
 	}
-out:
-	if (mem >= 0)
-		close(mem);
-	if (proc >= 0)
-		close(proc);
-	return ret ? ret : EMULATION_DECIDED;
+	return EMULATION_DECIDED;
 }
 
 static int strings(const void *call, const char *out[EMULATION_MAX_STRINGS])
