@@ -2,9 +2,14 @@
 #include "supervise.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -131,9 +136,26 @@ static int log_emulated(struct run_supervisor *s, const struct seccomp_notif *re
  */
 #define RUN_MAX_ACTING 256
 
+/*
+ * Emulated calls received and not yet begun. The kernel queues
+ * notifications in the order they came, so a process of many threads
+ * calling as fast as it is answered would put each other process's call
+ * behind all of its own: they are taken from the kernel as they come, and
+ * begun the calling process with the fewest acts in flight first (oldest
+ * first among equals).
+ */
+#define RUN_MAX_WAITING 1024
+
+struct waiting {
+	int e;				/* s->emulated[e]'s call */
+	pid_t tgid;			/* the calling process (its thread group) */
+	struct seccomp_notif req;
+};
+
 /* An emulated call whose act runs in a helper: answered once it has ended. */
 struct acting {
 	int e;				/* s->emulated[e]'s call */
+	pid_t tgid;
 	struct seccomp_notif req;	/* what the reply and the line name */
 	int fd;				/* readable once the act has ended */
 	void *call;			/* its call (the largest call_size), owned by the slot */
@@ -147,7 +169,30 @@ struct serving {
 	void *call;			/* the call being begun */
 	struct acting acting[RUN_MAX_ACTING];
 	int nacting;			/* acting[0 .. nacting - 1] */
+	struct waiting waiting[RUN_MAX_WAITING];
+	int nwaiting;			/* waiting[0 .. nwaiting - 1], oldest first */
 };
+
+/* The thread group of thread tid (its /proc/TID/status); tid itself when it cannot be read (gone). */
+static pid_t tgid_of(pid_t tid)
+{
+	char name[32], buf[512];
+	const char *line;
+	ssize_t n;
+	int fd;
+
+	snprintf(name, sizeof(name), "/proc/%d/status", (int)tid);
+	fd = open(name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return tid;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return tid;
+	buf[n] = '\0';
+	line = strstr(buf, "\nTgid:");
+	return line ? (pid_t)atoi(line + 6) : tid;
+}
 
 /*
  * An emulated call whose outcome is known: replied to, then logged as done
@@ -182,11 +227,12 @@ static int answer_emulated(struct run_supervisor *s, struct serving *sv, int i, 
  * Begins an emulated call: answered at once when decided, else kept among
  * the acting until its act ends (the supervisor serves others meanwhile).
  */
-static int serve_emulated(struct run_supervisor *s, struct serving *sv, int i)
+static int serve_emulated(struct run_supervisor *s, struct serving *sv, const struct waiting *w)
 {
-	const struct emulation *e = s->emulated[i];
+	const struct emulation *e = s->emulated[w->e];
+	const struct seccomp_notif *req = &w->req;
+	int fd = -1, ret = e->begin(s->listener, req, sv->call, &fd), i = w->e;
 	struct acting *a;
-	int fd = -1, ret = e->begin(s->listener, sv->nb.req, sv->call, &fd);
 	void *spare;
 
 	if (ret == -ENOENT) {
@@ -196,14 +242,53 @@ static int serve_emulated(struct run_supervisor *s, struct serving *sv, int i)
 	if (ret < 0)
 		return ret;
 	if (ret == EMULATION_DECIDED)
-		return answer_emulated(s, sv, i, sv->nb.req, sv->call, false);
+		return answer_emulated(s, sv, i, req, sv->call, false);
 	/* its act runs: the slot takes the call, the begun call's buffer becomes the slot's old one */
 	a = &sv->acting[sv->nacting++];
 	spare = a->call;
-	*a = (struct acting){ .e = i, .req = *sv->nb.req, .fd = fd, .call = sv->call };
+	*a = (struct acting){ .e = i, .tgid = w->tgid, .req = *req, .fd = fd, .call = sv->call };
 	sv->call = spare;
 	if (!sv->call && !(sv->call = malloc(sv->call_size)))
 		return -ENOMEM;
+	return 0;
+}
+
+/* How many acts of process tgid are in flight. */
+static int acting_of(const struct serving *sv, pid_t tgid)
+{
+	int n = 0;
+
+	for (int k = 0; k < sv->nacting; k++)
+		n += sv->acting[k].tgid == tgid;
+	return n;
+}
+
+/*
+ * Begins one waiting call, if an act may start: the process with the fewest
+ * in flight first. One a turn of run_supervise()'s loop, which receives what
+ * came meanwhile before the next: a call that arrives while a flood of
+ * another process's waits is begun next, not after all of them.
+ */
+static int begin_waiting(struct run_supervisor *s, struct serving *sv)
+{
+	if (sv->nwaiting && sv->nacting < RUN_MAX_ACTING) {
+		int pick = 0, fewest = INT_MAX, ret;
+
+		for (int k = 0; k < sv->nwaiting && fewest; k++) {
+			int n = acting_of(sv, sv->waiting[k].tgid);
+
+			if (n < fewest) {
+				fewest = n;
+				pick = k;
+			}
+		}
+		ret = serve_emulated(s, sv, &sv->waiting[pick]);
+		memmove(&sv->waiting[pick], &sv->waiting[pick + 1],
+			(size_t)(sv->nwaiting - pick - 1) * sizeof(sv->waiting[0]));
+		sv->nwaiting--;
+		if (ret)
+			return ret;
+	}
 	return 0;
 }
 
@@ -251,8 +336,12 @@ static int serve_notification(struct run_supervisor *s, struct serving *sv)
 	int i = watched_index(s, req->data.nr), ret;
 
 	for (int e = 0; e < s->nemulated; e++)
-		if (s->emulated[e]->wants(req))
-			return serve_emulated(s, sv, e);
+		if (s->emulated[e]->wants(req)) {
+			/* begun by begin_waiting(), fairly: run_supervise() leaves room for it */
+			sv->waiting[sv->nwaiting++] = (struct waiting){ .e = e, .tgid = tgid_of((pid_t)req->pid),
+									.req = *req };
+			return 0;
+		}
 
 	if (i >= 0 && s->log) {
 		ret = record_take(rec, s->listener, req, s->watched[i], now_ns() - s->t0_ns);
@@ -309,6 +398,14 @@ static struct serving *serving_new(const struct run_supervisor *s)
 	return sv;
 }
 
+/* Is a notification waiting in the kernel now? */
+static bool listener_ready(const struct run_supervisor *s)
+{
+	struct pollfd p = { .fd = s->listener, .events = POLLIN };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLIN);
+}
+
 int run_supervise(struct run_supervisor *s)
 {
 	struct serving *sv = serving_new(s);
@@ -327,9 +424,11 @@ int run_supervise(struct run_supervisor *s)
 			if (timeout < 0 || timeout > ms_until(drain_until))
 				timeout = ms_until(drain_until);
 		}
-		/* a full table leaves the next notifications queued in the kernel */
+		if (sv->nwaiting && sv->nacting < RUN_MAX_ACTING)
+			timeout = 0;	/* a call to begin: only look at what came meanwhile */
+		/* a full queue leaves the next notifications queued in the kernel */
 		fds[0] = (struct pollfd){ .fd = drain_until ? -1 : s->listener,
-					  .events = sv->nacting < RUN_MAX_ACTING ? POLLIN : 0 };
+					  .events = sv->nwaiting < RUN_MAX_WAITING ? POLLIN : 0 };
 		fds[1] = (struct pollfd){ .fd = s->signal_fd, .events = POLLIN };
 		for (int k = 0; k < sv->nacting; k++)
 			fds[n++] = (struct pollfd){ .fd = sv->acting[k].fd, .events = POLLIN };
@@ -353,25 +452,34 @@ int run_supervise(struct run_supervisor *s)
 		if (ret)
 			break;
 		if (fds[0].revents & POLLIN) {
-			ret = notif_recv(s->listener, &sv->nb);
-			/*
-			 * Readiness does not promise a notification: both are
-			 * normal, and neither may outlive this iteration (the
-			 * POLLHUP below returned a stale ENOENT: the command,
-			 * killed mid-call, was reported as a serving error).
-			 */
-			if (ret == -EINTR || ret == -ENOENT) {
-				ret = 0;
-				continue;
-			}
-			if (ret || (ret = serve_notification(s, sv)))
-				break;
-			continue;
-		}
-		/* no task holds the filter: run_supervise_end() waits for them to be gone */
-		if (fds[0].revents & (POLLHUP | POLLERR))
+			/* every notification waiting in the kernel, so that the next begun is the fairest */
+			do {
+				ret = notif_recv(s->listener, &sv->nb);
+				/*
+				 * Readiness does not promise a notification: both
+				 * are normal, and neither may outlive this
+				 * iteration (the POLLHUP below returned a stale
+				 * ENOENT: the command, killed mid-call, was
+				 * reported as a serving error).
+				 */
+				if (ret == -EINTR || ret == -ENOENT) {
+					ret = 0;
+					break;
+				}
+				if (ret || (ret = serve_notification(s, sv)))
+					break;
+			} while (sv->nwaiting < RUN_MAX_WAITING && listener_ready(s));
+		} else if (fds[0].revents & (POLLHUP | POLLERR)) {
+			/* no task holds the filter: run_supervise_end() waits for them to be gone */
 			drain_until = now_ns() + RUN_GRACE_NS;
+		}
+		/* the fairest waiting call, once what came meanwhile is among them */
+		if (ret || (ret = begin_waiting(s, sv)))
+			break;
 	}
+	/* calls never begun: their targets are gone (the filter's last holder went), or the run failed */
+	s->gone += sv->nwaiting;
+	sv->nwaiting = 0;
 	/* acts still running: the run is over (or failed), nobody will wait for them */
 	if (sv->nacting) {
 		int r = abandon_acting(s, sv);
