@@ -433,20 +433,32 @@ int as_target_start(const struct as_target *t, void (*work)(void *arg, int repor
 }
 
 /*
- * The helper, once it has reported or died: it exits at once. Through its
- * pidfd, so that one a caller's own waitpid(-1) reaped first is not waited
- * for under a pid reused since (by another helper still acting).
+ * The helper, once it has reported, died or been killed: it exits at once,
+ * or (bounded) within 1 s, else it is left to whoever reaps later (one in an
+ * uninterruptible sleep). Through its pidfd, so that one a caller's own
+ * waitpid(-1) reaped first is not waited for under a pid reused since (by
+ * another helper still acting).
  */
-static void reap(struct as_target_act *act)
+static void reap(struct as_target_act *act, bool bounded)
 {
 	siginfo_t info;
 
-	if (act->pidfd >= 0) {
-		while (waitid(P_PIDFD, (id_t)act->pidfd, &info, WEXITED) < 0 && errno == EINTR)
-			;
+	if (act->pidfd < 0) {
+		if (act->pid > 0)
+			as_target_reaped_within_1s(act->pid);	/* no pidfd (Linux < 5.3) */
+	} else {
+		for (int i = 0; i < 100; i++) {	/* bounded: 10 ms apart */
+			int r;
+
+			info.si_pid = 0;
+			r = waitid(P_PIDFD, (id_t)act->pidfd, &info, WEXITED | (bounded ? WNOHANG : 0));
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r < 0 || info.si_pid || !bounded)
+				break;
+			usleep(10000);
+		}
 		close(act->pidfd);
-	} else if (act->pid > 0) {
-		as_target_reaped_within_1s(act->pid);	/* no pidfd (Linux < 5.3): bounded */
 	}
 	act->pidfd = -1;
 	act->pid = 0;
@@ -468,7 +480,7 @@ int as_target_finish(struct as_target_act *act, char *why, size_t why_len)
 	act->fd = -1;
 	if (act->at)
 		act->at[AS_AT_HEARD] = now_ns();
-	reap(act);
+	reap(act, false);
 	if (act->at) {
 		act->at[AS_AT_REAPED] = now_ns();
 		for (int m = AS_AT_CHILD; m <= AS_AT_ACTED; m++)
@@ -481,32 +493,12 @@ int as_target_finish(struct as_target_act *act, char *why, size_t why_len)
 
 void as_target_abandon(struct as_target_act *act)
 {
-	siginfo_t info;
-
 	if (act->fd >= 0)
 		close(act->fd);
 	act->fd = -1;
-	if (act->pidfd >= 0) {
+	if (act->pidfd >= 0)
 		syscall(SYS_pidfd_send_signal, act->pidfd, SIGKILL, NULL, 0);
-		for (int i = 0; i < 100; i++) {	/* 1 s */
-			info.si_pid = 0;
-			if (waitid(P_PIDFD, (id_t)act->pidfd, &info, WEXITED | WNOHANG) < 0 || info.si_pid)
-				break;
-			usleep(10000);
-		}
-		close(act->pidfd);
-	} else if (act->pid > 0) {
-		as_target_kill(act->pid);
-	}
-	act->pidfd = -1;
-	act->pid = 0;
-}
-
-int as_target_run(const struct as_target *t, void (*work)(void *arg, int report_fd), void *arg, char *why,
-		  size_t why_len)
-{
-	struct as_target_act act;
-	int ret = as_target_start(t, work, arg, &act, why, why_len);
-
-	return ret ? ret : as_target_finish(&act, why, why_len);
+	else if (act->pid > 0)
+		kill(act->pid, SIGKILL);
+	reap(act, true);
 }

@@ -137,9 +137,6 @@ int as_target_finish(struct as_target_act *act, char *why, size_t why_len);
  * may still complete the act: the caller says so.
  */
 void as_target_abandon(struct as_target_act *act);
-/* as_target_start(), then as_target_finish() */
-int as_target_run(const struct as_target *t, void (*work)(void *arg, int report_fd), void *arg, char *why,
-		  size_t why_len);
 
 /* poll() one descriptor for ms at most, through signals (a caller's SIGCHLD handler, say) */
 int as_target_poll(struct pollfd *pfd, int ms);

@@ -135,21 +135,25 @@ int mknod_as_start(int listener, uint64_t id, const struct mknod_as *c, struct a
 	return start_as(listener, id, c, NULL, act, why, why_len);
 }
 
-int mknod_as(int listener, uint64_t id, const struct mknod_as *c, char *why, size_t why_len)
-{
-	struct as_target_act act;
-	int ret = start_as(listener, id, c, NULL, &act, why, why_len);
-
-	return ret ? ret : as_target_finish(&act, why, why_len);
-}
-
-int mknod_as_exec(int listener, uint64_t id, const struct mknod_as *c, const char *program, char *why,
-		  size_t why_len)
+/* start_as(), then its outcome */
+static int make_as(int listener, uint64_t id, const struct mknod_as *c, const char *program, char *why,
+		   size_t why_len)
 {
 	struct as_target_act act;
 	int ret = start_as(listener, id, c, program, &act, why, why_len);
 
 	return ret ? ret : as_target_finish(&act, why, why_len);
+}
+
+int mknod_as(int listener, uint64_t id, const struct mknod_as *c, char *why, size_t why_len)
+{
+	return make_as(listener, id, c, NULL, why, why_len);
+}
+
+int mknod_as_exec(int listener, uint64_t id, const struct mknod_as *c, const char *program, char *why,
+		  size_t why_len)
+{
+	return make_as(listener, id, c, program, why, why_len);
 }
 
 /* "a,b,c": n decimal numbers into out[]; 0, or -1 when s is not that */

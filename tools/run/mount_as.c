@@ -244,12 +244,3 @@ int mount_as_start(int listener, uint64_t id, pid_t tid, const char *path, const
 	as_target_close(&t);
 	return ret;
 }
-
-int mount_as(int listener, uint64_t id, pid_t tid, const char *path, const char *source,
-	     const struct mount_spec *spec, char *why, size_t why_len)
-{
-	struct as_target_act act;
-	int ret = mount_as_start(listener, id, tid, path, source, spec, &act, why, why_len);
-
-	return ret ? ret : as_target_finish(&act, why, why_len);
-}

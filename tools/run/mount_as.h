@@ -25,16 +25,13 @@
  * The mount is made with the new mount API: fsopen(), fsconfig(),
  * fsmount() with spec's attributes, move_mount() onto the directory the
  * checks were made on (an open descriptor: a rename or a symlink swapped
- * in afterwards cannot move it). 0, or the errno the call returns with
- * why; -ENOENT when notification id went away (nothing was mounted).
- */
-int mount_as(int listener, uint64_t id, pid_t tid, const char *path, const char *source,
-	     const struct mount_spec *spec, char *why, size_t why_len);
-/*
- * The same, for a supervisor that serves other calls meanwhile: the mount's
- * helper started (0, act set: as_target_finish() takes its outcome once
- * act->fd is readable), or mount_as()'s errno or -ENOENT before any helper
- * started (nothing mounted).
+ * in afterwards cannot move it).
+ *
+ * Started for a supervisor that serves other calls meanwhile: 0 when the
+ * helper runs (act set: as_target_finish() takes its outcome, 0 or the
+ * errno the call returns with why, once act->fd is readable); the errno of
+ * a refusal before any helper, with why; -ENOENT when notification id went
+ * away (nothing was mounted).
  */
 int mount_as_start(int listener, uint64_t id, pid_t tid, const char *path, const char *source,
 		   const struct mount_spec *spec, struct as_target_act *act, char *why, size_t why_len);
