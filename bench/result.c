@@ -149,6 +149,14 @@ static void append(json_t *rows, json_t *row, const struct result *r)
 	json_array_append_new(rows, row);
 }
 
+/* Aggregate a (mean, median, stddev, cv) of the repetitions' values v[0 .. n - 1]. */
+static double aggregate(size_t a, double *v, size_t n)
+{
+	double mean = mean_of(v, n), sd = stddev_of(v, n);
+
+	return a == 0 ? mean : a == 1 ? median_of(v, n) : a == 2 ? sd : sd / mean;
+}
+
 static void add_aggregates(json_t *rows, const struct result *r, int family)
 {
 	static const char *const aggs[] = { "mean", "median", "stddev", "cv" };
@@ -158,23 +166,15 @@ static void add_aggregates(json_t *rows, const struct result *r, int family)
 		json_t *row;
 
 		for (int k = 0; k < FIG_COUNT; k++) {
-			double mean, sd;
-
 			column(r, (enum figure)k, v);
-			mean = mean_of(v, (size_t)r->reps);
-			sd = stddev_of(v, (size_t)r->reps);
-			agg[k] = a == 0 ? mean : a == 1 ? median_of(v, (size_t)r->reps) : a == 2 ? sd : sd / mean;
+			agg[k] = aggregate(a, v, (size_t)r->reps);
 		}
 		row = gb_aggregate(r->name, family, aggs[a], r->reps, r->iterations, agg[FIG_REAL], agg[FIG_CPU]);
 		add_figures(row, agg);
 		for (int k = 0; k < step_count(r); k++) {
-			double mean, sd;
-
 			for (int rep = 0; rep < r->reps; rep++)
 				v[rep] = r->step[rep][k];
-			mean = mean_of(v, (size_t)r->reps);
-			sd = stddev_of(v, (size_t)r->reps);
-			step_agg[k] = a == 0 ? mean : a == 1 ? median_of(v, (size_t)r->reps) : a == 2 ? sd : sd / mean;
+			step_agg[k] = aggregate(a, v, (size_t)r->reps);
 		}
 		add_steps(row, r, step_agg);
 		append(rows, row, r);

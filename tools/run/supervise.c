@@ -253,15 +253,11 @@ static int serve_emulated(struct run_supervisor *s, struct serving *sv, const st
 	return 0;
 }
 
-/* How many acts of process tgid are in flight. */
-static int acting_of(const struct serving *sv, pid_t tgid)
-{
-	int n = 0;
-
-	for (int k = 0; k < sv->nacting; k++)
-		n += sv->acting[k].tgid == tgid;
-	return n;
-}
+/* A process's acts in flight. */
+struct proc_count {
+	pid_t tgid;
+	int n;
+};
 
 /*
  * Begins one waiting call, if an act may start: the process with the fewest
@@ -272,13 +268,27 @@ static int acting_of(const struct serving *sv, pid_t tgid)
 static int begin_waiting(struct run_supervisor *s, struct serving *sv)
 {
 	if (sv->nwaiting && sv->nacting < RUN_MAX_ACTING) {
-		int pick = 0, fewest = INT_MAX, ret;
+		/* the processes acting, each once with its count: a flood is one entry, not 256 */
+		struct proc_count in_flight[RUN_MAX_ACTING];
+		int nprocs = 0, pick = 0, fewest = INT_MAX, ret;
 
+		for (int k = 0; k < sv->nacting; k++) {
+			int p = 0;
+
+			while (p < nprocs && in_flight[p].tgid != sv->acting[k].tgid)
+				p++;
+			if (p == nprocs)
+				in_flight[nprocs++] = (struct proc_count){ sv->acting[k].tgid, 0 };
+			in_flight[p].n++;
+		}
+		/* the oldest call of a process with the fewest in flight (0: none acting, taken at once) */
 		for (int k = 0; k < sv->nwaiting && fewest; k++) {
-			int n = acting_of(sv, sv->waiting[k].tgid);
+			int p = 0;
 
-			if (n < fewest) {
-				fewest = n;
+			while (p < nprocs && in_flight[p].tgid != sv->waiting[k].tgid)
+				p++;
+			if ((p < nprocs ? in_flight[p].n : 0) < fewest) {
+				fewest = p < nprocs ? in_flight[p].n : 0;
 				pick = k;
 			}
 		}
