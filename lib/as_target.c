@@ -15,9 +15,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "clock.h"
 #include "notif.h"
 #include "pdeath.h"
+#include "small_file.h"
 
 void as_target_close(struct as_target *t)
 {
@@ -80,19 +82,9 @@ static int read_status(int proc, struct as_target *t)
 /* /proc/TID/cgroup, whole: 0 or -errno (-E2BIG past t->cgroups) */
 static int read_cgroups(int proc, struct as_target *t)
 {
-	int fd = openat(proc, "cgroup", O_RDONLY | O_CLOEXEC);
-	ssize_t n;
+	ssize_t n = small_file_read(proc, "cgroup", t->cgroups, sizeof(t->cgroups));
 
-	if (fd < 0)
-		return -errno;
-	n = read(fd, t->cgroups, sizeof(t->cgroups));
-	close(fd);
-	if (n < 0)
-		return -errno;
-	if ((size_t)n == sizeof(t->cgroups))
-		return -E2BIG;
-	t->cgroups[n] = '\0';
-	return 0;
+	return n < 0 ? (int)n : 0;
 }
 
 /*
@@ -181,99 +173,25 @@ int as_target_take(struct as_target *t, int listener, uint64_t id, pid_t tid, in
 	return ret;
 }
 
-/* Is every comma-separated item of want one of have's? */
-static bool all_in(const char *want, const char *have)
-{
-	char w[256], h[512], *save, *item;
-
-	snprintf(w, sizeof(w), "%s", want);
-	for (item = strtok_r(w, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-		char *save2, *x;
-		bool found = false;
-
-		snprintf(h, sizeof(h), "%s", have);
-		for (x = strtok_r(h, ",", &save2); x && !found; x = strtok_r(NULL, ",", &save2))
-			found = !strcmp(x, item);
-		if (!found)
-			return false;
-	}
-	return true;
-}
-
-/* This mount namespace's cgroup mounts of whole hierarchies (root "/"), read once a join. */
-#define MAX_CGROUP_MOUNTS 32
-struct cgroup_mount {
-	bool v2;
-	char super[256];	/* v1: the super options, its controllers and name= among them */
-	char point[512];
-};
-
-/*
- * n, or -errno; -E2BIG past max: a hierarchy left unread would be one not
- * joined, and its rules not applied (closed, not open). Lines of any length
- * (getline): a long one split would read its tail as another mount.
- */
-static int cgroup_mounts(struct cgroup_mount *m, int max)
-{
-	char *line = NULL;
-	size_t cap = 0;
-	int n = 0;
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-
-	if (!f)
-		return -errno;
-	while (n >= 0 && getline(&line, &cap, f) > 0) {
-		struct cgroup_mount c;
-		char root[512], fstype[16];
-		const char *sep = strstr(line, " - ");
-
-		if (!sep || sscanf(line, "%*s %*s %*s %511s %511s", root, c.point) != 2 ||
-		    sscanf(sep + 3, "%15s %*s %255s", fstype, c.super) != 2 || strcmp(root, "/"))
-			continue;
-		c.v2 = !strcmp(fstype, "cgroup2");
-		if (!c.v2 && strcmp(fstype, "cgroup"))
-			continue;
-		if (n == max)
-			n = -E2BIG;
-		else
-			m[n++] = c;
-	}
-	free(line);
-	fclose(f);
-	return n;
-}
-
-/* The mount of the hierarchy a /proc/PID/cgroup line names (controllers "": v2), or NULL */
-static const struct cgroup_mount *hierarchy(const struct cgroup_mount *m, int n, const char *controllers)
-{
-	for (int i = 0; i < n; i++)
-		if (*controllers ? !m[i].v2 && all_in(controllers, m[i].super) : m[i].v2)
-			return &m[i];
-	return NULL;
-}
-
 int as_target_join_cgroups(const struct as_target *t, const char **step)
 {
-	struct cgroup_mount mounts[MAX_CGROUP_MOUNTS];
+	struct cgroup_mount mounts[CGROUP_MAX_MOUNTS];
 	char lines[sizeof(t->cgroups)], *save, *line;
-	int n = cgroup_mounts(mounts, MAX_CGROUP_MOUNTS);
+	int n = cgroup_mounts(mounts, CGROUP_MAX_MOUNTS);
 
 	*step = "reading the supervisor's cgroup mounts";
 	if (n < 0)
 		return -n;
 	snprintf(lines, sizeof(lines), "%s", t->cgroups);
 	for (line = strtok_r(lines, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *controllers = strchr(line, ':'), *path, procs[1024];
+		char *controllers, *path, procs[1024];
 		const struct cgroup_mount *m;
 		int fd, ret;
 
-		path = controllers ? strchr(controllers + 1, ':') : NULL;
 		*step = "reading the target's cgroups";
-		if (!path)
+		if (cgroup_line(line, &controllers, &path))
 			return EPROTO;
-		*controllers++ = '\0';
-		*path++ = '\0';
-		m = hierarchy(mounts, n, controllers);
+		m = cgroup_hierarchy(mounts, n, controllers);
 		if (!m && !*controllers)
 			continue;	/* no cgroup2 mounted here (a v1 system): nothing of it to join */
 		*step = "finding the target's cgroup hierarchy";

@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "small_file.h"
+
 struct proc {
 	pid_t pid, ppid;
 	bool zombie;
@@ -22,18 +24,13 @@ struct proc {
 static bool read_stat(pid_t pid, struct proc *p)
 {
 	char path[64], buf[512], *end, state;
-	int fd, ppid;
+	int ppid;
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	n = small_file_read(AT_FDCWD, path, buf, sizeof(buf));
+	if (n == 0 || (n < 0 && n != -E2BIG))	/* state and ppid lead: a beginning is enough */
 		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = 0;
 	end = strrchr(buf, ')');	/* comm may hold spaces and parentheses */
 	if (!end || sscanf(end + 1, " %c %d", &state, &ppid) != 2)
 		return false;

@@ -29,7 +29,9 @@
 #include <sys/sysinfo.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "emulation.h"
+#include "small_file.h"
 #include "target_mem.h"
 
 struct sysinfo_call {
@@ -59,17 +61,11 @@ static int read_u64(const char *dir, const char *file, uint64_t *v)
 {
 	char path[PATH_MAX + 64], buf[64];
 	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
+	n = small_file_read(AT_FDCWD, path, buf, sizeof(buf));
 	if (n <= 0)
-		return n < 0 ? -errno : -EINVAL;
-	buf[n] = '\0';
+		return n < 0 ? (int)n : -EINVAL;
 	if (!strncmp(buf, "max", 3)) {
 		*v = UINT64_MAX;
 		return 0;
@@ -153,83 +149,42 @@ static int memcg_v2(const char *mount, const char *path, struct memcg *m)
 }
 
 /*
- * The mount point of the hierarchy holding the memory controller, from this
- * (the supervisor's) mount namespace: v1 a cgroup mount with "memory" in its
- * options, v2 the cgroup2 mount. 0, or -ENOENT.
- */
-static int hierarchy_mount(bool v2, char *point, size_t len)
-{
-	char *line = NULL, mp[PATH_MAX], fstype[32], super[512];
-	size_t cap = 0;
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	int ret = -ENOENT;
-
-	if (!f)
-		return -errno;
-	while (ret && getline(&line, &cap, f) > 0) {
-		const char *sep = strstr(line, " - ");
-		char root[PATH_MAX];
-
-		if (!sep || sscanf(line, "%*s %*s %*s %4095s %4095s", root, mp) != 2 || strcmp(root, "/") ||
-		    sscanf(sep + 3, "%31s %*s %511s", fstype, super) != 2)
-			continue;
-		if (v2 ? !strcmp(fstype, "cgroup2") :
-			 !strcmp(fstype, "cgroup") && (strstr(super, ",memory") || !strncmp(super, "memory", 6))) {
-			snprintf(point, len, "%s", mp);
-			ret = 0;
-		}
-	}
-	free(line);
-	fclose(f);
-	return ret;
-}
-
-/*
  * The thread's memory cgroup (its /proc/TID/cgroup, read through proc, an
- * open /proc/TID): its figures, or -errno (-ENOENT: no memory controller
- * is mounted here).
+ * open /proc/TID, found among the supervisor's cgroup mounts): v1's memory
+ * hierarchy where one is mounted, else cgroup2's. Its figures, or -errno
+ * (-ENOENT: no memory controller here).
  */
 static int thread_memcg(int proc, struct memcg *m)
 {
-	char buf[4096], point[PATH_MAX], dir[2 * PATH_MAX], *save = NULL, *line;
+	struct cgroup_mount mounts[CGROUP_MAX_MOUNTS];
+	const struct cgroup_mount *memory, *v2 = NULL;
+	char buf[4096], dir[2 * PATH_MAX], *save = NULL, *line, *controllers, *path;
 	const char *v2_path = NULL;
-	ssize_t n;
-	int fd = openat(proc, "cgroup", O_RDONLY | O_CLOEXEC);
+	ssize_t n = small_file_read(proc, "cgroup", buf, sizeof(buf));
+	int nmounts = cgroup_mounts(mounts, CGROUP_MAX_MOUNTS);
 
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return n < 0 ? -errno : -EIO;
-	buf[n] = '\0';
+	if (n < 0)
+		return (int)n;
+	if (nmounts < 0)
+		return nmounts;
+	memory = cgroup_hierarchy(mounts, nmounts, "memory");	/* v1's, if it has one */
 	*m = (struct memcg){ .limit = UINT64_MAX, .swap_limit = UINT64_MAX };
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *controllers = strchr(line, ':'), *path;
+		const struct cgroup_mount *h;
 
-		path = controllers ? strchr(controllers + 1, ':') : NULL;
-		if (!path)
+		if (cgroup_line(line, &controllers, &path))
 			continue;
-		*path++ = '\0';
-		controllers++;
-		if (!*controllers) {
-			v2_path = path;
-			continue;
+		h = cgroup_hierarchy(mounts, nmounts, controllers);
+		if (h && h == memory) {
+			snprintf(dir, sizeof(dir), "%s%s", h->point, path);
+			return memcg_v1(dir, m);
 		}
-		/* v1: "memory" among the comma-separated controllers */
-		for (char *c = controllers, *end; c; c = end ? end + 1 : NULL) {
-			end = strchr(c, ',');
-			if (end)
-				*end = '\0';
-			if (!strcmp(c, "memory") && !hierarchy_mount(false, point, sizeof(point))) {
-				snprintf(dir, sizeof(dir), "%s%s", point, path);
-				return memcg_v1(dir, m);
-			}
+		if (h && h->v2) {
+			v2 = h;
+			v2_path = path;
 		}
 	}
-	if (v2_path && !hierarchy_mount(true, point, sizeof(point)))
-		return memcg_v2(point, v2_path, m);
-	return -ENOENT;
+	return v2 ? memcg_v2(v2->point, v2_path, m) : -ENOENT;
 }
 
 /* The host's answer with the cgroup's memory in it (units: mem_unit bytes). */

@@ -18,6 +18,7 @@
 #include "clock.h"
 #include "descendants.h"
 #include "notif.h"
+#include "small_file.h"
 
 static int watched_index(const struct run_supervisor *s, int nr)
 {
@@ -179,17 +180,11 @@ static pid_t tgid_of(pid_t tid)
 	char name[32], buf[512];
 	const char *line;
 	ssize_t n;
-	int fd;
 
 	snprintf(name, sizeof(name), "/proc/%d/status", (int)tid);
-	fd = open(name, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return tid;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return tid;
-	buf[n] = '\0';
+	n = small_file_read(AT_FDCWD, name, buf, sizeof(buf));
+	if (n < 0 && n != -E2BIG)
+		return tid;	/* Tgid is in its first lines: a beginning is enough */
 	line = strstr(buf, "\nTgid:");
 	return line ? (pid_t)atoi(line + 6) : tid;
 }
