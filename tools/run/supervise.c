@@ -149,14 +149,14 @@ static int log_emulated(struct run_supervisor *s, const struct seccomp_notif *re
 
 struct waiting {
 	int e;				/* s->emulated[e]'s call */
-	pid_t tgid;			/* the calling process (its thread group) */
+	pid_t tgid;			/* the calling process (its thread group); 0: not looked up yet */
 	struct seccomp_notif req;
 };
 
 /* An emulated call whose act runs in a helper: answered once it has ended. */
 struct acting {
 	int e;				/* s->emulated[e]'s call */
-	pid_t tgid;
+	pid_t tgid;			/* as waiting's */
 	struct seccomp_notif req;	/* what the reply and the line name */
 	int fd;				/* readable once the act has ended */
 	void *call;			/* its call (the largest call_size), owned by the slot */
@@ -174,8 +174,8 @@ struct serving {
 	int nwaiting;			/* waiting[0 .. nwaiting - 1], oldest first */
 };
 
-/* The thread group of thread tid (its /proc/TID/status); tid itself when it cannot be read (gone). */
-static pid_t tgid_of(pid_t tid)
+/* The thread group of thread tid; tid itself when its status cannot be read (gone). */
+static pid_t tgid_read(pid_t tid)
 {
 	char name[32], buf[512];
 	const char *line;
@@ -187,6 +187,18 @@ static pid_t tgid_of(pid_t tid)
 		return tid;	/* Tgid is in its first lines: a beginning is enough */
 	line = strstr(buf, "\nTgid:");
 	return line ? (pid_t)atoi(line + 6) : tid;
+}
+
+/*
+ * The thread group of the thread that made req (its /proc/TID/status),
+ * looked up once into *tgid; the thread itself when it cannot be read
+ * (gone). Only when calls wait for one another: a call alone pays nothing.
+ */
+static pid_t tgid_of(pid_t *tgid, const struct seccomp_notif *req)
+{
+	if (!*tgid)
+		*tgid = tgid_read((pid_t)req->pid);
+	return *tgid;
 }
 
 /*
@@ -265,22 +277,24 @@ static int begin_waiting(struct run_supervisor *s, struct serving *sv)
 	if (sv->nwaiting && sv->nacting < RUN_MAX_ACTING) {
 		/* the processes acting, each once with its count: a flood is one entry, not 256 */
 		struct proc_count in_flight[RUN_MAX_ACTING];
-		int nprocs = 0, pick = 0, fewest = INT_MAX, ret;
+		int nprocs = 0, pick = 0, fewest = sv->nwaiting > 1 ? INT_MAX : 0, ret;
 
-		for (int k = 0; k < sv->nacting; k++) {
+		for (int k = 0; k < sv->nacting && fewest; k++) {
+			pid_t tgid = tgid_of(&sv->acting[k].tgid, &sv->acting[k].req);
 			int p = 0;
 
-			while (p < nprocs && in_flight[p].tgid != sv->acting[k].tgid)
+			while (p < nprocs && in_flight[p].tgid != tgid)
 				p++;
 			if (p == nprocs)
-				in_flight[nprocs++] = (struct proc_count){ sv->acting[k].tgid, 0 };
+				in_flight[nprocs++] = (struct proc_count){ tgid, 0 };
 			in_flight[p].n++;
 		}
 		/* the oldest call of a process with the fewest in flight (0: none acting, taken at once) */
 		for (int k = 0; k < sv->nwaiting && fewest; k++) {
+			pid_t tgid = tgid_of(&sv->waiting[k].tgid, &sv->waiting[k].req);
 			int p = 0;
 
-			while (p < nprocs && in_flight[p].tgid != sv->waiting[k].tgid)
+			while (p < nprocs && in_flight[p].tgid != tgid)
 				p++;
 			if ((p < nprocs ? in_flight[p].n : 0) < fewest) {
 				fewest = p < nprocs ? in_flight[p].n : 0;
@@ -343,8 +357,7 @@ static int serve_notification(struct run_supervisor *s, struct serving *sv)
 	for (int e = 0; e < s->nemulated; e++)
 		if (s->emulated[e]->wants(req)) {
 			/* begun by begin_waiting(), fairly: run_supervise() leaves room for it */
-			sv->waiting[sv->nwaiting++] = (struct waiting){ .e = e, .tgid = tgid_of((pid_t)req->pid),
-									.req = *req };
+			sv->waiting[sv->nwaiting++] = (struct waiting){ .e = e, .req = *req };
 			return 0;
 		}
 
