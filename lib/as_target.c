@@ -32,51 +32,67 @@ void as_target_close(struct as_target *t)
 	t->root = t->base = t->mntns = -1;
 }
 
-/* fsuid, fsgid, groups and umask from /proc/TID/status (ids as this namespace sees them). */
+/* The fourth number of a "Uid:" or "Gid:" line's value (real, effective, saved, fs): 0 or -1. */
+static int fourth(const char *s, unsigned long *out)
+{
+	char *end;
+
+	for (int i = 0; i < 4; i++, s = end) {
+		*out = strtoul(s, &end, 10);
+		if (end == s)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * fsuid, fsgid, groups and umask from /proc/TID/status (ids as this
+ * namespace sees them). Read whole and matched by line prefix: a sscanf
+ * per line and field cost as much as the read itself, every call.
+ */
 static int read_status(int proc, struct as_target *t)
 {
-	char line[4096];
-	unsigned int u[4], g[4];
+	char buf[8192], *line, *next, *end;
+	unsigned long v;
 	int seen = 0;
-	FILE *f;
-	int fd = openat(proc, "status", O_RDONLY | O_CLOEXEC);
+	ssize_t n = small_file_read(proc, "status", buf, sizeof(buf));
 
-	if (fd < 0)
-		return -errno;
-	f = fdopen(fd, "r");
-	if (!f) {
-		close(fd);
-		return -errno;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		unsigned int mask;
-
-		if (sscanf(line, "Umask: %o", &mask) == 1) {
-			t->umask = (mode_t)mask;
+	if (n < 0 && n != -E2BIG)
+		return (int)n;
+	/* whole lines only: one cut off at the end of buf (-E2BIG) could be a Groups line half read */
+	for (line = buf; (next = strchr(line, '\n')); line = next) {
+		*next++ = '\0';
+		if (!strncmp(line, "Umask:", 6)) {
+			v = strtoul(line + 6, &end, 8);
+			if (end == line + 6)
+				return -EPROTO;
+			t->umask = (mode_t)v;
 			seen |= 1;
-		} else if (sscanf(line, "Uid: %u %u %u %u", &u[0], &u[1], &u[2], &u[3]) == 4) {
-			t->fsuid = u[3];
+		} else if (!strncmp(line, "Uid:", 4)) {
+			if (fourth(line + 4, &v))
+				return -EPROTO;
+			t->fsuid = (uid_t)v;
 			seen |= 2;
-		} else if (sscanf(line, "Gid: %u %u %u %u", &g[0], &g[1], &g[2], &g[3]) == 4) {
-			t->fsgid = g[3];
+		} else if (!strncmp(line, "Gid:", 4)) {
+			if (fourth(line + 4, &v))
+				return -EPROTO;
+			t->fsgid = (gid_t)v;
 			seen |= 4;
 		} else if (!strncmp(line, "Groups:", 7)) {
-			char *s = line + 7, *end;
+			const char *s = line + 7;
 
 			t->ngroups = 0;
-			for (unsigned long v = strtoul(s, &end, 10); end != s; v = strtoul(s, &end, 10)) {
-				if (t->ngroups == AS_TARGET_MAX_GROUPS) {
-					fclose(f);
+			for (v = strtoul(s, &end, 10); end != s; v = strtoul(s, &end, 10)) {
+				if (t->ngroups == AS_TARGET_MAX_GROUPS)
 					return -E2BIG;	/* dropping a group could grant what it denies */
-				}
 				t->groups[t->ngroups++] = (gid_t)v;
 				s = end;
 			}
 			seen |= 8;
 		}
 	}
-	fclose(f);
-	return seen == 15 ? 0 : -EPROTO;
+	/* the four lines come first: a status past 8 KiB still has them whole */
+	return seen == 15 ? 0 : n == -E2BIG ? -E2BIG : -EPROTO;
 }
 
 /* /proc/TID/cgroup, whole: 0 or -errno (-E2BIG past t->cgroups) */
@@ -102,8 +118,9 @@ static int open_ctx(struct as_target *t, pid_t tid, int dirfd, const char *path)
 	if (proc < 0)
 		return -errno;
 	t->root = openat(proc, "root", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	t->mntns = openat(proc, "ns/mnt", O_RDONLY | O_CLOEXEC);
-	if (t->root < 0 || t->mntns < 0) {
+	if (!t->no_mntns)
+		t->mntns = openat(proc, "ns/mnt", O_RDONLY | O_CLOEXEC);
+	if (t->root < 0 || (!t->no_mntns && t->mntns < 0)) {
 		ret = -errno;
 		goto out;
 	}

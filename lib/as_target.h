@@ -19,14 +19,6 @@
  * (mounts) are built on it; tools/run/README.md states the security model.
  */
 
-/*
- * How long mknod_resident (one helper for many nodes, knotif-bench's
- * agent/mknod-resident) waits for an answer before it ends the helper: a
- * late answer would answer the next request. The per-call helpers have no
- * such bound: the call waits for its act as long as the thread's own call
- * would have (as_target_finish()).
- */
-#define AS_TARGET_TIMEOUT_MS 10000
 #define AS_TARGET_MAX_GROUPS 256
 
 /*
@@ -59,6 +51,7 @@ struct as_target {
 	int ngroups;
 	mode_t umask;
 	char cgroups[4096];	/* /proc/TID/cgroup: the cgroups a helper joins first */
+	bool no_mntns;		/* as_target_take() leaves mntns closed (lib/mknod_pool.c: its root says it) */
 	int64_t *at;		/* NULL, or where the act's AS_AT_COUNT moments go (0: not reached) */
 };
 #define AS_TARGET_INIT { .root = -1, .base = -1, .mntns = -1 }

@@ -24,8 +24,7 @@
  * (/proc/PID/root and the like lead anywhere) and refused on a nodev
  * mount. 0, or the errno and the step in *step.
  */
-static int make_here(const char *path, mode_t mode, unsigned int major, unsigned int minor,
-		     const char **step)
+int mknod_here(const char *path, mode_t mode, unsigned int major, unsigned int minor, const char **step)
 {
 	struct open_how how = { .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
 				.resolve = RESOLVE_NO_MAGICLINKS };
@@ -79,7 +78,7 @@ static void make_in_helper(void *arg, int out)
 	int err = as_target_become(w->t, CAP_MKNOD, &step);
 
 	if (!err)
-		err = make_here(w->c->path, w->c->mode, w->c->major, w->c->minor, &step);
+		err = mknod_here(w->c->path, w->c->mode, w->c->major, w->c->minor, &step);
 	as_target_report(out, err, err ? step : "");
 }
 
@@ -198,135 +197,6 @@ int mknod_as_helper_main(int argc, char **argv)
 	t.umask = (mode_t)creds[2];
 	err = as_target_become(&t, CAP_MKNOD, &step);
 	if (!err)
-		err = make_here(argv[4], (mode_t)node[0], (unsigned int)node[1], (unsigned int)node[2], &step);
+		err = mknod_here(argv[4], (mode_t)node[0], (unsigned int)node[1], (unsigned int)node[2], &step);
 	as_target_report((int)fds[0], err, err ? step : "");
-}
-
-/* One request to a resident helper, and its answer. */
-struct resident_request {
-	mode_t mode;
-	unsigned int major, minor;
-	char path[PATH_MAX];
-};
-
-__attribute__((noreturn))
-static void resident(int sock, pid_t supervisor, const struct as_target *t)
-{
-	struct as_target_result r = { 0 };
-	struct resident_request q;
-	const char *step = "";
-
-	if (pdeath_follow(supervisor, SIGKILL))
-		_exit(1);
-	r.error = as_target_join_cgroups(t, &step);
-	if (!r.error)
-		r.error = as_target_become(t, CAP_MKNOD, &step);
-	snprintf(r.why, sizeof(r.why), "%s", r.error ? step : "");
-	if (send(sock, &r, sizeof(r), MSG_NOSIGNAL) != (ssize_t)sizeof(r) || r.error)
-		_exit(1);
-	/* until the supervisor hangs up: one node per request (the path's own bytes only) */
-	while (recv(sock, &q, sizeof(q), 0) > (ssize_t)offsetof(struct resident_request, path)) {
-		q.path[sizeof(q.path) - 1] = '\0';
-		r.error = make_here(q.path, q.mode, q.major, q.minor, &step);
-		snprintf(r.why, sizeof(r.why), "%s", r.error ? step : "");
-		if (send(sock, &r, sizeof(r), MSG_NOSIGNAL) != (ssize_t)sizeof(r))
-			break;
-	}
-	_exit(0);
-}
-
-/* The answer on r->sock, AS_TARGET_TIMEOUT_MS at most: 0 or the errno, with why. */
-static int resident_answer(struct mknod_resident *r, char *why, size_t why_len)
-{
-	struct as_target_result a;
-	struct pollfd pfd = { .fd = r->sock, .events = POLLIN };
-
-	/* a late answer would answer the next request: a helper that is late is ended */
-	if (as_target_poll(&pfd, AS_TARGET_TIMEOUT_MS) != 1) {
-		snprintf(why, why_len, "the resident helper did not answer in %d s", AS_TARGET_TIMEOUT_MS / 1000);
-		mknod_resident_stop(r);
-		return EIO;
-	}
-	if (recv(r->sock, &a, sizeof(a), 0) != (ssize_t)sizeof(a)) {
-		snprintf(why, why_len, "the resident helper died");
-		mknod_resident_stop(r);
-		return EIO;
-	}
-	a.why[sizeof(a.why) - 1] = '\0';
-	if (a.error)
-		snprintf(why, why_len, "%s: %s", a.why, strerror(a.error));
-	return a.error;
-}
-
-int mknod_resident_start(struct mknod_resident *r, int listener, uint64_t id, pid_t tid, char *why,
-			 size_t why_len)
-{
-	struct as_target t = AS_TARGET_INIT;
-	int ret, sv[2];
-	pid_t self = getpid();
-
-	r->pid = -1;
-	r->sock = -1;
-	/* relative paths from the cwd it has now */
-	ret = as_target_take(&t, listener, id, tid, AT_FDCWD, ".", why, why_len);
-	if (ret)
-		return ret;
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv)) {
-		snprintf(why, why_len, "socketpair: %s", strerror(errno));
-		as_target_close(&t);
-		return EIO;
-	}
-	r->pid = fork();
-	if (r->pid == 0) {
-		close(sv[0]);
-		resident(sv[1], self, &t);
-	}
-	close(sv[1]);
-	as_target_close(&t);
-	r->sock = sv[0];
-	if (r->pid < 0) {
-		snprintf(why, why_len, "fork: %s", strerror(errno));
-		close(r->sock);
-		r->sock = -1;
-		return EIO;
-	}
-	ret = resident_answer(r, why, why_len);
-	if (ret)
-		mknod_resident_stop(r);
-	return ret;
-}
-
-int mknod_resident_make(struct mknod_resident *r, const char *path, mode_t mode, unsigned int major,
-			unsigned int minor, char *why, size_t why_len)
-{
-	struct resident_request q = { .mode = mode, .major = major, .minor = minor };
-	size_t len;
-
-	if (strlen(path) >= sizeof(q.path)) {
-		snprintf(why, why_len, "a path of PATH_MAX bytes or more");
-		return ENAMETOOLONG;
-	}
-	if (r->sock < 0) {
-		snprintf(why, why_len, "the resident helper was ended");
-		return EIO;
-	}
-	strcpy(q.path, path);
-	len = offsetof(struct resident_request, path) + strlen(path) + 1;
-	if (send(r->sock, &q, len, MSG_NOSIGNAL) != (ssize_t)len) {
-		snprintf(why, why_len, "handing the request over: %s", strerror(errno));
-		mknod_resident_stop(r);	/* as a late or dead helper is: no answer may be left to pair */
-		return EIO;
-	}
-	return resident_answer(r, why, why_len);
-}
-
-void mknod_resident_stop(struct mknod_resident *r)
-{
-	if (r->sock >= 0)
-		close(r->sock);	/* the helper's recv() sees the end and it exits */
-	r->sock = -1;
-	/* 1 s to see the end and exit, then SIGKILL */
-	if (r->pid > 0 && !as_target_reaped_within_1s(r->pid))
-		as_target_kill(r->pid);
-	r->pid = -1;
 }

@@ -56,22 +56,11 @@ int mknod_as_exec(int listener, uint64_t id, const struct mknod_as *c, const cha
 int mknod_as_helper_main(int argc, char **argv);
 
 /*
- * The cheap way: one helper that becomes the thread once (its namespaces,
- * root, cwd and credentials as they are at start) and is handed each node
- * over a socket. Valid while the thread keeps them (a supervisor restarts it
- * when they change); relative paths are from the cwd it had at start, and
- * no dirfd is taken. start: 0, the errno with why, or -ENOENT when
- * notification id went away; make: as mknod_as(); stop: ends the helper.
+ * In a helper that has become the thread (as_target_become()): the node,
+ * its parent resolved with no magic link (/proc/PID/root and the like lead
+ * anywhere) and refused on a nodev mount. 0, or the errno and the step in
+ * *step. lib/mknod_pool.c's helpers call it too.
  */
-struct mknod_resident {
-	pid_t pid;
-	int sock;
-};
-
-int mknod_resident_start(struct mknod_resident *r, int listener, uint64_t id, pid_t tid, char *why,
-			 size_t why_len);
-int mknod_resident_make(struct mknod_resident *r, const char *path, mode_t mode, unsigned int major,
-			unsigned int minor, char *why, size_t why_len);
-void mknod_resident_stop(struct mknod_resident *r);
+int mknod_here(const char *path, mode_t mode, unsigned int major, unsigned int minor, const char **step);
 
 #endif

@@ -18,9 +18,10 @@
  *                            --emulate=mknod's way) and removed again
  *   agent/mknod-exec         the same, the helper exec'ing knotif-bench itself per
  *                            call to do it, as Incus re-execs itself (forkmknod)
- *   agent/mknod-resident     the same node, made by a helper that became the
- *                            target once (lib/mknod_as.c's resident) and is
- *                            handed each request over a socket: the cheap way
+ *   agent/mknod-pool         the same, the node made by a helper kept for the
+ *                            thread's context (lib/mknod_pool.h: knotif-run
+ *                            --emulate=mknod's way): the context still taken
+ *                            from /proc each call, the helper forked once
  *   agent/mknod-root         read-vm/id-valid, then the supervisor makes the
  *                            node itself, as root where it stands, and removes
  *                            it: the work no emulation can skip (its limit)
@@ -66,6 +67,7 @@
 #include "fdpass.h"
 #include "filter.h"
 #include "mknod_as.h"
+#include "mknod_pool.h"
 #include "notif.h"
 #include "target_mem.h"
 
@@ -81,7 +83,7 @@ struct agent_variant {
 	enum path_read read;
 	bool id_valid;
 	bool make_node;			/* lib/mknod_as.c, then unlink */
-	bool resident;			/* through one helper started at the first call */
+	bool pool;			/* through lib/mknod_pool.h's helpers */
 	bool exec;			/* the per-call helper execs /proc/self/exe */
 	bool by_root;			/* the supervisor makes it itself (no helper, no target context) */
 	bool native;			/* no interception: the target makes and removes it */
@@ -205,11 +207,8 @@ static int read_path(const struct agent_variant *v, const struct seccomp_notif *
 	return 0;
 }
 
-/*
- * The node, as the target would make it, then gone again: 0 or the errno;
- * -ENOENT: the target left. A resident helper starts at the first call.
- */
-static int make_node(struct bench *b, struct mknod_resident *res, int listener,
+/* The node, as the target would make it, then gone again: 0 or the errno; -ENOENT: the target left. */
+static int make_node(struct bench *b, struct mknod_pool *pool, int listener,
 		     const struct seccomp_notif *req, const char *path)
 {
 	const struct agent_variant *v = variant(b);
@@ -225,12 +224,15 @@ static int make_node(struct bench *b, struct mknod_resident *res, int listener,
 			snprintf(why, sizeof(why), "mknodat: %s", strerror(ret));
 	} else if (v->exec)
 		ret = mknod_as_exec(listener, req->id, &as, "/proc/self/exe", why, sizeof(why));
-	else if (!v->resident)
+	else if (!v->pool)
 		ret = mknod_as(listener, req->id, &as, why, sizeof(why));
-	else if (res->pid <= 0)
-		ret = mknod_resident_start(res, listener, req->id, as.tid, why, sizeof(why));
-	if (!ret && v->resident)
-		ret = mknod_resident_make(res, path, as.mode, as.major, as.minor, why, sizeof(why));
+	else {
+		struct mknod_pool_act act;
+
+		ret = mknod_pool_start(pool, listener, req->id, &as, &act, why, sizeof(why));
+		if (!ret)
+			ret = mknod_pool_finish(pool, &act, why, sizeof(why));
+	}
 	if (ret == 0 && unlink(path)) {
 		ret = errno;
 		snprintf(why, sizeof(why), "unlink: %s", strerror(ret));
@@ -298,7 +300,7 @@ static int answer(struct bench *b, int listener, struct notif_buf *buf, bool sto
 static int supervise(struct bench *b)
 {
 	struct agent_state *s = b->state;
-	struct mknod_resident res = { .pid = -1, .sock = -1 };
+	struct mknod_pool *pool = calloc(1, sizeof(*pool));
 	int listener, ret;
 
 	if (variant(b)->native) {	/* nothing to serve: wait for the target, then clean up */
@@ -316,12 +318,18 @@ static int supervise(struct bench *b)
 	close(s->sock[1]);
 	listener = fd_recv(s->sock[0]);
 	close(s->sock[0]);
-	if (listener < 0)
-		return listener;
+	if (listener < 0 || !pool) {
+		free(pool);
+		return listener < 0 ? listener : -ENOMEM;
+	}
 	watch_target_exit();
-	ret = serve_notifications(b, listener, false, answer, &res);
+	ret = serve_notifications(b, listener, false, answer, pool);
 	close(listener);
-	mknod_resident_stop(&res);
+	mknod_pool_end(pool);
+	if (pool->made > 1)	/* one thread, one context: every call after the first is a helper's next */
+		ret = ret ? ret : bench_fail(b, "%s: %llu helpers started for one thread", b->m->name,
+					     (unsigned long long)pool->made);
+	free(pool);
 	unlink(s->path);	/* a call that escaped interception (the check failed it) */
 	rmdir(s->dir);
 	return ret;
@@ -365,8 +373,8 @@ const struct method *const agent_methods[] = {
 		   .make_node = true),
 	AGENT("agent/mknod-exec", FEAT_AS_TARGET, .read = READ_VM, .id_valid = true, .make_node = true,
 	      .exec = true),
-	AGENT("agent/mknod-resident", FEAT_AS_TARGET, .read = READ_VM, .id_valid = true, .make_node = true,
-	      .resident = true),
+	AGENT("agent/mknod-pool", FEAT_AS_TARGET, .read = READ_VM, .id_valid = true, .make_node = true,
+	      .pool = true),
 	AGENT("agent/mknod-root", FEAT_AS_TARGET, .read = READ_VM, .id_valid = true, .make_node = true,
 	      .by_root = true),
 	AGENT_KIND("agent/native-mknodat", KIND_IN_KERNEL, FEAT_AS_TARGET, NULL, .native = true),

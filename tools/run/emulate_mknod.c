@@ -7,7 +7,8 @@
  * the calling thread would if it were allowed: in its mount namespace and
  * root, relative to its cwd or dirfd, with its fsuid, fsgid, groups and
  * umask, and nowhere its own permissions would not let it create a file
- * (lib/mknod_as.h). tools/run/README.md states the security model.
+ * (lib/mknod_as.h), by a helper kept for calls of the same context
+ * (lib/mknod_pool.h). tools/run/README.md states the security model.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,7 +20,7 @@
 
 #include "device_policy.h"
 #include "emulation.h"
-#include "mknod_as.h"
+#include "mknod_pool.h"
 #include "syscall_args.h"
 #include "target_mem.h"
 
@@ -28,11 +29,13 @@ struct mknod_call {
 	struct mknod_as as;	/* the call as lib/mknod_as.h makes it; as.path is path */
 	char path[PATH_MAX];
 	int path_error;		/* the path could not be read: its errno (EFAULT, ENAMETOOLONG) */
-	struct as_target_act act;	/* the helper making it (EMULATION_ACTING) */
+	struct mknod_pool_act act;	/* the helper making it (EMULATION_ACTING) */
 };
 
 /* --policy, or the default list (device_policy.h) */
 static struct device_policy policy;
+/* the helpers that make the nodes, kept between calls (lib/mknod_pool.h) */
+static struct mknod_pool pool;
 
 static int configure(const char *policy_path, char *why, size_t why_len)
 {
@@ -131,7 +134,7 @@ static int begin(int listener, const struct seccomp_notif *req, void *call, int 
 		c->out.error = ENOENT;
 		snprintf(c->out.why, sizeof(c->out.why), "an empty path");
 	} else {
-		ret = mknod_as_start(listener, req->id, &c->as, &c->act, c->out.why, sizeof(c->out.why));
+		ret = mknod_pool_start(&pool, listener, req->id, &c->as, &c->act, c->out.why, sizeof(c->out.why));
 		if (ret < 0)
 			return ret;
 		if (ret == 0) {
@@ -146,7 +149,7 @@ static int begin(int listener, const struct seccomp_notif *req, void *call, int 
 static void finish(void *call)
 {
 	struct mknod_call *c = call;
-	int ret = as_target_finish(&c->act, c->out.why, sizeof(c->out.why));
+	int ret = mknod_pool_finish(&pool, &c->act, c->out.why, sizeof(c->out.why));
 
 	c->out.error = ret;
 	c->out.verdict = ret ? EMULATED_FAILED : EMULATED_DONE;
@@ -156,10 +159,15 @@ static void abandon(void *call)
 {
 	struct mknod_call *c = call;
 
-	as_target_abandon(&c->act);
+	mknod_pool_abandon(&pool, &c->act);
 	c->out.error = EIO;
 	c->out.verdict = EMULATED_FAILED;
 	snprintf(c->out.why, sizeof(c->out.why), "knotif-run ended before the helper did: the node may exist");
+}
+
+static void end(void)
+{
+	mknod_pool_end(&pool);
 }
 
 static int strings(const void *call, const char *out[EMULATION_MAX_STRINGS])
@@ -183,5 +191,6 @@ const struct emulation mknod_emulation = {
 	.begin = begin,
 	.finish = finish,
 	.abandon = abandon,
+	.end = end,
 	.strings = strings,
 };

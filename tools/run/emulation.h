@@ -70,6 +70,11 @@ struct emulation {
 	 * outcome with what is known (EMULATED_FAILED, why: it may still be done).
 	 */
 	void (*abandon)(void *call);
+	/*
+	 * The run is over and every act has ended or been abandoned: stop what
+	 * it keeps between calls (its helpers). NULL: it keeps nothing.
+	 */
+	void (*end)(void);
 	/* The strings its log line shows, as acted on (NULL where the call passed none): how many. */
 	int (*strings)(const void *call, const char *out[EMULATION_MAX_STRINGS]);
 };

@@ -505,6 +505,9 @@ int run_supervise(struct run_supervisor *s)
 		if (!ret)
 			ret = r;
 	}
+	for (int e = 0; e < s->nemulated; e++)
+		if (s->emulated[e]->end)
+			s->emulated[e]->end();
 	serving_free(sv);
 	return ret;
 }

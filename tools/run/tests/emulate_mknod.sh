@@ -122,6 +122,24 @@ expect_eq "an absolute symlink" "$(chrooted at-cwd "evil/$name-2" c 1 5)" 0
 [ -c "$root/tmp/$name-2" ] || fail "symlink: no node at the root's /tmp"
 [ ! -e "/tmp/$name-2" ] || { rm -f "/tmp/$name-2"; fail "a symlink left the target's root"; }
 
+# --- one process changing its context between calls: each node is made as it is then ---
+# (knotif-run keeps a helper per context, lib/mknod_pool.h: none may serve another's call)
+mkdir -m 777 "$box/ctx"
+k=knotif-ctx-$$
+on_exit "rm -f '/$k-r'"	# where a helper kept for the old root would put it
+expect_eq "six nodes, six contexts" "$(cd "$box" && "$RUN" --emulate=mknod --quiet -- \
+	"$MKNOD" contexts "$k" c 1 3 "$box/ctx" | tr '\n' ' ')" "0 0 0 0 0 0 "
+ctx_node() {	# ctx_node PATH UID MODE
+	expect_eq "context node $1" "$(stat -c '%F %u %a' "$1" 2>&1)" "character special file $2 $3"
+}
+ctx_node "$box/$k-a" 0 644	# umask 022
+ctx_node "$box/$k-b" 0 600	# umask 077, the same credentials and root
+ctx_node "$box/$k-d" 1234 644	# fsuid 1234
+ctx_node "$box/$k-e" 0 644	# fsuid 0 again: the first helper's context
+ctx_node "$box/ctx/$k-c" 0 644	# chdir: a relative path from the new cwd
+ctx_node "$box/ctx/$k-r" 0 644	# chroot: "/" is the new root
+[ ! -e "$box/$k-c" ] && [ ! -e "/$k-r" ] || fail "a node was made at an old cwd or root"
+
 # --- a hostile second thread rewrites the path while the call waits ---
 # The supervisor reads the path once and acts on that copy: whatever it read
 # (either path, or a torn mix the kernel could have read as well), the node is
@@ -203,11 +221,15 @@ devices=$(awk '$9 == "cgroup" && $NF ~ /(^|,)devices(,|$)/ && $4 == "/" { print 
 if [ -n "$devices" ] && cg=$devices/knotif-test.$$ && mkdir "$cg" 2>/dev/null; then
 	on_exit "rmdir '$cg' 2>/dev/null"
 	echo 'c 1:3 m' >"$cg/devices.deny"
-	out=$(cd "$box" && "$RUN" --emulate=mknod --syscalls=execve --log="$log" -- sh -c 'echo $$ >"$1/cgroup.procs" &&
+	# a node made first in the machine's cgroup: the helper kept for it must not serve the rest
+	out=$(cd "$box" && "$RUN" --emulate=mknod --syscalls=execve --log="$log" -- sh -c '"$2" mknod dev/cg-first c 1 3 &&
+		echo $$ >"$1/cgroup.procs" &&
 		exec setpriv --reuid=65534 --regid=65534 --clear-groups unshare -Ur sh -c "\"\$0\" mknod dev/cg-null c 1 3; \"\$0\" mknod dev/cg-zero c 1 5" "$2"' \
 		sh "$cg" "$MKNOD")
-	expect_eq "mknod under a device cgroup that denies c 1:3, then c 1:5" "$out" "EPERM
+	expect_eq "mknod outside, then under a device cgroup that denies c 1:3, then c 1:5" "$out" "0
+EPERM
 0"
+	rm -f "$box/dev/cg-first"
 	[ ! -e "$box/dev/cg-null" ] || fail "a node the target's device cgroup denies was made"
 	node "$box/dev/cg-zero" c 1 5
 	grep -q 'mknod("dev/cg-null", 020666, 1:3) = -1 EPERM <failed: mknodat: ' "$log" ||

@@ -16,6 +16,12 @@
  *                           over and over while the call waits
  *            race-swap      a second thread swaps directory DIR (PATH's parent) for a
  *                           symlink to /etc and back, over and over, while the call waits
+ *            contexts       one process changing what a node is made as between calls,
+ *                           each mknodat(AT_FDCWD) printed on its own line: PATH-a
+ *                           (umask 022), PATH-b (umask 077), PATH-d (fsuid 1234),
+ *                           PATH-e (fsuid 0 again), PATH-c in DIR (chdir), and
+ *                           /PATH-r with DIR its root (chroot); run as root. A
+ *                           helper kept for one context must serve none of the others
  *            loop           PATH0 .. PATH<MINOR-1>, one call each, MAJOR 1 and minor 3:
  *                           a target to kill in the middle of its calls; prints nothing
  *     TYPE   c, b or p (FIFO)
@@ -25,10 +31,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/fsuid.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
@@ -135,6 +143,30 @@ int main(int argc, char **argv)
 		result = call(AT_FDCWD);
 		stop = 1;
 		pthread_join(racer, NULL);
+	} else if (!strcmp(form, "contexts")) {
+		/* each step: a change of context (0: none), then the node: "ERRNO" when the change failed */
+		static const struct { const char *suffix; int umask, fsuid; bool cd, root; } step[] = {
+			{ "-a", 022, 0, false, false }, { "-b", 077, 0, false, false },
+			{ "-d", 022, 1234, false, false }, { "-e", 022, 0, false, false },
+			{ "-c", 022, 0, true, false }, { "-r", 022, 0, false, true },
+		};
+		char base[256];
+
+		if (strlen(argv[2]) + 4 >= sizeof(base))
+			return 2;
+		snprintf(base, sizeof(base), "%s", argv[2]);
+		for (size_t i = 0; i < sizeof(step) / sizeof(step[0]); i++) {
+			umask((mode_t)step[i].umask);
+			setfsuid((uid_t)step[i].fsuid);
+			if ((step[i].cd && chdir(dir)) || (step[i].root && chroot(dir))) {
+				puts(strerrorname_np(errno));
+				continue;
+			}
+			snprintf(path, sizeof(path), "%s%s%s", step[i].root ? "/" : "", base, step[i].suffix);
+			result = call(AT_FDCWD);
+			puts(result ? strerrorname_np((int)-result) : "0");
+		}
+		return 0;
 	} else if (!strcmp(form, "loop")) {
 		char base[256];
 		unsigned long n = strtoul(argv[5], NULL, 10);
