@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/seccomp.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -19,6 +21,9 @@
 
 /* One node for a helper; the cwd or dirfd of a relative path comes beside it (SCM_RIGHTS). */
 struct pool_request {
+	uint64_t id;		/* the notification, when answer is set */
+	int64_t val;
+	bool answer;
 	mode_t umask, mode;
 	unsigned int major, minor;
 	bool has_base;
@@ -92,13 +97,27 @@ static ssize_t recv_request(int sock, struct pool_request *q, int *base)
 struct pool_reply {
 	int error;
 	bool ending;
+	bool answered;		/* the helper answered the notification... */
+	int answer_ret;		/* ...and this is what the send returned */
 	char why[128];
 };
 
-static void reply(int sock, int error, const char *step, bool ending)
+/*
+ * The outcome to the supervisor; first, when the request asks it, to the
+ * target: listener open, the notification answered as the node came out.
+ */
+static void reply(int sock, int listener, const struct pool_request *q, int error, const char *step,
+		  bool ending)
 {
 	struct pool_reply r = { .error = error, .ending = ending };
 
+	if (q->answer && listener >= 0) {
+		struct seccomp_notif_resp resp = { .id = q->id, .val = error ? 0 : q->val,
+						   .error = error ? -error : 0 };
+
+		r.answered = true;
+		r.answer_ret = ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp) ? -errno : 0;
+	}
 	snprintf(r.why, sizeof(r.why), "%s", error ? step : "");
 	if (send(sock, &r, sizeof(r), MSG_NOSIGNAL) != (ssize_t)sizeof(r))
 		_exit(1);
@@ -110,9 +129,9 @@ static void reply(int sock, int error, const char *step, bool ending)
  * A helper that could not become the thread answers its first request
  * with why, and exits.
  */
-__attribute__((noreturn)) static void helper_main(int sock, pid_t supervisor, struct as_target *t)
+__attribute__((noreturn)) static void helper_main(int sock, int listener, pid_t supervisor, struct as_target *t)
 {
-	int keep[] = { sock, t->root, t->mntns };
+	int keep[] = { sock, listener, t->root, t->mntns };
 	const char *step = "";
 	struct pool_request q;
 	int err, base;
@@ -120,8 +139,8 @@ __attribute__((noreturn)) static void helper_main(int sock, pid_t supervisor, st
 
 	if (pdeath_follow(supervisor, SIGKILL))
 		_exit(1);
-	qsort(keep, 3, sizeof(int), int_cmp);
-	close_all_but(keep, 3);
+	qsort(keep, 4, sizeof(int), int_cmp);
+	close_all_but(keep, 4);
 	err = as_target_join_cgroups(t, &step);
 	t->base = -1;
 	if (!err)
@@ -133,16 +152,16 @@ __attribute__((noreturn)) static void helper_main(int sock, pid_t supervisor, st
 		int ret;
 
 		if (err)
-			reply(sock, err, step, true);	/* and exit below */
+			reply(sock, listener, &q, err, step, true);	/* and exit below */
 		else if (q.has_base != (base >= 0))
-			reply(sock, EIO, "a request without its directory", false);
+			reply(sock, listener, &q, EIO, "a request without its directory", false);
 		else if (q.has_base && fchdir(base))
-			reply(sock, errno, "entering the target's working directory", false);
+			reply(sock, listener, &q, errno, "entering the target's working directory", false);
 		else {
 			q.path[(size_t)n - offsetof(struct pool_request, path) - 1] = '\0';
 			umask(q.umask);
 			ret = mknod_here(q.path, q.mode, q.major, q.minor, &at);
-			reply(sock, ret, at, false);
+			reply(sock, listener, &q, ret, at, false);
 		}
 		if (base >= 0) {
 			close(base);
@@ -157,7 +176,7 @@ __attribute__((noreturn)) static void helper_main(int sock, pid_t supervisor, st
 }
 
 /* A helper of t's context, started (its first request may follow at once): NULL with why. */
-static struct mknod_helper *helper_start(struct mknod_pool *p, struct as_target *t,
+static struct mknod_helper *helper_start(struct mknod_pool *p, int listener, struct as_target *t,
 					 const struct mknod_context *ctx, char *why, size_t why_len)
 {
 	struct mknod_helper *h = calloc(1, sizeof(*h));
@@ -176,7 +195,7 @@ static struct mknod_helper *helper_start(struct mknod_pool *p, struct as_target 
 	h->pid = fork();
 	if (h->pid == 0) {
 		close(sv[0]);
-		helper_main(sv[1], self, t);
+		helper_main(sv[1], listener, self, t);
 	}
 	close(sv[1]);
 	if (h->pid < 0) {
@@ -228,9 +247,10 @@ static struct mknod_helper *idle_of(const struct mknod_pool *p, const struct mkn
 }
 
 /* The request to h: 0, or the errno of sending it (the helper is gone: nothing was made). */
-static int hand(struct mknod_helper *h, const struct as_target *t, const struct mknod_as *c)
+static int hand(struct mknod_helper *h, uint64_t id, const struct mknod_pool_act *act, const struct as_target *t,
+		const struct mknod_as *c)
 {
-	struct pool_request q = { .umask = t->umask, .mode = c->mode, .major = c->major, .minor = c->minor,
+	struct pool_request q = { .id = id, .val = act->val, .answer = act->answer, .umask = t->umask, .mode = c->mode, .major = c->major, .minor = c->minor,
 				  .has_base = t->base >= 0 };
 	size_t len = strlen(c->path);
 	struct iovec iov = { &q, offsetof(struct pool_request, path) + len + 1 };
@@ -282,7 +302,7 @@ static struct mknod_helper *new_helper(struct mknod_pool *p, int listener, uint6
 		}
 		helper_end(p, idle);
 	}
-	h = helper_start(p, t, &ctx, why, why_len);
+	h = helper_start(p, listener, t, &ctx, why, why_len);
 	*ret = h ? 0 : EIO;
 	return h;
 }
@@ -297,6 +317,7 @@ int mknod_pool_start(struct mknod_pool *p, int listener, uint64_t id, const stru
 
 	act->helper = NULL;
 	act->fd = -1;
+	act->answered = false;
 	/* its mount namespace only when a helper must start: a mount belongs to one, and the root names it */
 	t.no_mntns = true;
 	ret = as_target_take(&t, listener, id, c->tid, c->dirfd, c->path, why, why_len);
@@ -310,7 +331,7 @@ int mknod_pool_start(struct mknod_pool *p, int listener, uint64_t id, const stru
 	}
 	h = idle_of(p, &ctx);
 	if (h) {
-		ret = hand(h, &t, c);
+		ret = hand(h, id, act, &t, c);
 		if (ret == ENAMETOOLONG) {
 			snprintf(why, why_len, "a path of PATH_MAX bytes or more");
 			as_target_close(&t);
@@ -323,7 +344,7 @@ int mknod_pool_start(struct mknod_pool *p, int listener, uint64_t id, const stru
 	}
 	if (!h || ret) {
 		h = new_helper(p, listener, id, c, &t, &ret, why, why_len);
-		if (h && (ret = hand(h, &t, c))) {
+		if (h && (ret = hand(h, id, act, &t, c))) {
 			snprintf(why, why_len, "handing the node to a new helper: %s", strerror(ret));
 			helper_end(p, h);
 			ret = ret == ENAMETOOLONG ? ret : EIO;
@@ -357,6 +378,8 @@ int mknod_pool_finish(struct mknod_pool *p, struct mknod_pool_act *act, char *wh
 		return EIO;
 	}
 	r.why[sizeof(r.why) - 1] = '\0';
+	act->answered = r.answered;
+	act->answer_ret = r.answer_ret;
 	if (r.error)
 		snprintf(why, why_len, "%s: %s", r.why, strerror(r.error));
 	h->busy = false;

@@ -60,15 +60,26 @@ struct mknod_pool {
 	uint64_t made, handed;	/* helpers started; calls handed to one already running */
 };
 
-/* A call handed to a helper: its outcome once fd is readable. */
+/*
+ * A call handed to a helper: its outcome once fd is readable. With answer
+ * set, the helper answers the notification itself once the node is made
+ * or refused (the call returns val, or fails with the act's errno): the
+ * target runs on one wake-up sooner, and the supervisor logs the outcome
+ * after.
+ */
 struct mknod_pool_act {
+	bool answer;			/* in: the helper answers (SECCOMP_IOCTL_NOTIF_SEND) */
+	int64_t val;			/* in: what a made node returns */
 	struct mknod_helper *helper;	/* NULL once finished or abandoned */
 	int fd;				/* the helper's socket */
+	bool answered;			/* out (finish): the helper sent the answer... */
+	int answer_ret;			/* ...and the send returned this: 0, or -errno (-ENOENT: the target left) */
 };
 
 /*
  * Takes the thread's context (as mknod_as()) and hands the node to a
- * helper of that context, started if none is idle. 0 with act set;
+ * helper of that context, started if none is idle (it keeps listener, to
+ * answer). 0 with act set;
  * mknod_as()'s errno before any act, with why (EAGAIN: MKNOD_POOL_MAX
  * helpers busy); -ENOENT when notification id went away (nothing made).
  * c and its path may go once this returns.

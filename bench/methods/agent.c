@@ -21,7 +21,9 @@
  *   agent/mknod-pool         the same, the node made by a helper kept for the
  *                            thread's context (lib/mknod_pool.h: knotif-run
  *                            --emulate=mknod's way): the context still taken
- *                            from /proc each call, the helper forked once
+ *                            from /proc each call, the helper forked once, and
+ *                            the helper answers; the target removes the node
+ *                            (as native-mknodat does: in the round trip too)
  *   agent/mknod-root         read-vm/id-valid, then the supervisor makes the
  *                            node itself, as root where it stands, and removes
  *                            it: the work no emulation can skip (its limit)
@@ -150,9 +152,13 @@ static long call(struct bench *b)
 	}
 	ret = syscall(SYS_mknodat, AT_FDCWD, s->path, S_IFCHR | 0600, makedev(1, 3));
 
-	/* natively, the cleanup the supervisor does in the other rows: in the round trip too */
-	if (variant(b)->native && ret == 0 && unlink(s->path))
-		return -errno;
+	/*
+	 * natively, the cleanup the supervisor does in the other rows: in the round
+	 * trip too; and where the helper answers, the supervisor has not run yet
+	 */
+	if ((variant(b)->native && ret == 0) || (variant(b)->pool && ret == BENCH_MAGIC))
+		if (unlink(s->path))
+			return -errno;
 	return ret;
 }
 
@@ -207,9 +213,13 @@ static int read_path(const struct agent_variant *v, const struct seccomp_notif *
 	return 0;
 }
 
-/* The node, as the target would make it, then gone again: 0 or the errno; -ENOENT: the target left. */
+/*
+ * The node, as the target would make it, then gone again: 0 or the errno;
+ * -ENOENT: the target left. *answered: a pool's helper answered the call
+ * (BENCH_MAGIC or the errno), and the target removes the node.
+ */
 static int make_node(struct bench *b, struct mknod_pool *pool, int listener,
-		     const struct seccomp_notif *req, const char *path)
+		     const struct seccomp_notif *req, const char *path, bool *answered)
 {
 	const struct agent_variant *v = variant(b);
 	int64_t at[AS_AT_COUNT] = { 0 };
@@ -227,13 +237,16 @@ static int make_node(struct bench *b, struct mknod_pool *pool, int listener,
 	else if (!v->pool)
 		ret = mknod_as(listener, req->id, &as, why, sizeof(why));
 	else {
-		struct mknod_pool_act act;
+		struct mknod_pool_act act = { .answer = true, .val = BENCH_MAGIC };
 
 		ret = mknod_pool_start(pool, listener, req->id, &as, &act, why, sizeof(why));
 		if (!ret)
 			ret = mknod_pool_finish(pool, &act, why, sizeof(why));
+		*answered = act.answered;
+		if (act.answered && act.answer_ret == -ENOENT && !ret)
+			ret = -ENOENT;	/* the target left: nothing to remove for it */
 	}
-	if (ret == 0 && unlink(path)) {
+	if (ret == 0 && !*answered && unlink(path)) {
 		ret = errno;
 		snprintf(why, sizeof(why), "unlink: %s", strerror(ret));
 	}
@@ -275,6 +288,7 @@ static int answer(struct bench *b, int listener, struct notif_buf *buf, bool sto
 	const struct seccomp_notif *req = buf->req;
 	struct agent_state *s = b->state;
 	char got[AGENT_PATH_MAX];
+	bool answered = false;
 	int ret, error = 0;
 
 	if (!stop && v->write) {
@@ -289,9 +303,9 @@ static int answer(struct bench *b, int listener, struct notif_buf *buf, bool sto
 		if (!ret && strcmp(got, s->path))
 			ret = -EPROTO;
 		if (!ret && v->make_node)
-			ret = make_node(b, ctx, listener, req, got);
-		if (ret == -ENOENT)
-			return 0;	/* the target left the call: nothing to answer */
+			ret = make_node(b, ctx, listener, req, got, &answered);
+		if (ret == -ENOENT || answered)
+			return 0;	/* the target left the call, or the helper answered it */
 		error = ret < 0 ? -ret : ret;
 	}
 	return notif_send_emulate(listener, buf, req->id, BENCH_MAGIC, error);

@@ -134,6 +134,7 @@ static int begin(int listener, const struct seccomp_notif *req, void *call, int 
 		c->out.error = ENOENT;
 		snprintf(c->out.why, sizeof(c->out.why), "an empty path");
 	} else {
+		c->act.answer = true;	/* the helper answers as soon as it knows: one wake-up less */
 		ret = mknod_pool_start(&pool, listener, req->id, &c->as, &c->act, c->out.why, sizeof(c->out.why));
 		if (ret < 0)
 			return ret;
@@ -153,6 +154,8 @@ static void finish(void *call)
 
 	c->out.error = ret;
 	c->out.verdict = ret ? EMULATED_FAILED : EMULATED_DONE;
+	c->out.answered = c->act.answered;
+	c->out.answer_ret = c->act.answer_ret;
 }
 
 static void abandon(void *call)

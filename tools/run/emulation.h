@@ -31,6 +31,13 @@ struct emulated_outcome {
 	enum emulated_verdict verdict;
 	int error;		/* what the call returns: 0, or an errno */
 	char why[160];		/* why it was refused or failed (which step), for the log */
+	/*
+	 * The act answered the notification itself (its helper sent error as
+	 * the reply once it knew it), and the send returned answer_ret: the
+	 * supervisor logs, and sends nothing.
+	 */
+	bool answered;
+	int answer_ret;
 };
 
 #define EMULATION_MAX_STRINGS 4

@@ -212,7 +212,9 @@ static int answer_emulated(struct run_supervisor *s, struct serving *sv, int i, 
 	const struct emulation *e = s->emulated[i];
 	const struct emulated_outcome *o = call;
 	const char *strs[EMULATION_MAX_STRINGS];
-	int ret = notif_send_emulate(s->listener, &sv->nb, req->id, 0, o->error), nstrs;
+	int ret, nstrs;
+
+	ret = o->answered ? o->answer_ret : notif_send_emulate(s->listener, &sv->nb, req->id, 0, o->error);
 
 	if (ret == -ENOENT) {
 		s->gone++;	/* killed or interrupted meanwhile: what was done is still logged */
