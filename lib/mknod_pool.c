@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "fdpass.h"
+#include "clock.h"
 #include "pdeath.h"
 
 /* One node for a helper; the cwd or dirfd of a relative path comes beside it (SCM_RIGHTS). */
@@ -99,8 +99,12 @@ struct pool_reply {
 	bool ending;
 	bool answered;		/* the helper answered the notification... */
 	int answer_ret;		/* ...and this is what the send returned */
+	int64_t at[POOL_AT_COUNT];	/* the helper's moments: POOL_AT_RECEIVED .. POOL_AT_ANSWERED */
 	char why[128];
 };
+
+/* the helper's moments of the request it serves */
+static int64_t helper_at[POOL_AT_COUNT];
 
 /*
  * The outcome to the supervisor; first, when the request asks it, to the
@@ -111,6 +115,7 @@ static void reply(int sock, int listener, const struct pool_request *q, int erro
 {
 	struct pool_reply r = { .error = error, .ending = ending };
 
+	helper_at[POOL_AT_ACTED] = now_ns();
 	if (q->answer && listener >= 0) {
 		struct seccomp_notif_resp resp = { .id = q->id, .val = error ? 0 : q->val,
 						   .error = error ? -error : 0 };
@@ -118,6 +123,8 @@ static void reply(int sock, int listener, const struct pool_request *q, int erro
 		r.answered = true;
 		r.answer_ret = ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp) ? -errno : 0;
 	}
+	helper_at[POOL_AT_ANSWERED] = now_ns();
+	memcpy(r.at, helper_at, sizeof(r.at));
 	snprintf(r.why, sizeof(r.why), "%s", error ? step : "");
 	if (send(sock, &r, sizeof(r), MSG_NOSIGNAL) != (ssize_t)sizeof(r))
 		_exit(1);
@@ -151,6 +158,7 @@ __attribute__((noreturn)) static void helper_main(int sock, int listener, pid_t 
 		const char *at = "";
 		int ret;
 
+		helper_at[POOL_AT_RECEIVED] = now_ns();
 		if (err)
 			reply(sock, listener, &q, err, step, true);	/* and exit below */
 		else if (q.has_base != (base >= 0))
@@ -318,6 +326,8 @@ int mknod_pool_start(struct mknod_pool *p, int listener, uint64_t id, const stru
 	act->helper = NULL;
 	act->fd = -1;
 	act->answered = false;
+	if (act->at)
+		act->at[POOL_AT_START] = now_ns();
 	/* its mount namespace only when a helper must start: a mount belongs to one, and the root names it */
 	t.no_mntns = true;
 	ret = as_target_take(&t, listener, id, c->tid, c->dirfd, c->path, why, why_len);
@@ -331,6 +341,8 @@ int mknod_pool_start(struct mknod_pool *p, int listener, uint64_t id, const stru
 	}
 	h = idle_of(p, &ctx);
 	if (h) {
+		if (act->at)
+			act->at[POOL_AT_TAKEN] = now_ns();
 		ret = hand(h, id, act, &t, c);
 		if (ret == ENAMETOOLONG) {
 			snprintf(why, why_len, "a path of PATH_MAX bytes or more");
@@ -344,6 +356,8 @@ int mknod_pool_start(struct mknod_pool *p, int listener, uint64_t id, const stru
 	}
 	if (!h || ret) {
 		h = new_helper(p, listener, id, c, &t, &ret, why, why_len);
+		if (h && act->at)
+			act->at[POOL_AT_TAKEN] = now_ns();
 		if (h && (ret = hand(h, id, act, &t, c))) {
 			snprintf(why, why_len, "handing the node to a new helper: %s", strerror(ret));
 			helper_end(p, h);
@@ -380,6 +394,11 @@ int mknod_pool_finish(struct mknod_pool *p, struct mknod_pool_act *act, char *wh
 	r.why[sizeof(r.why) - 1] = '\0';
 	act->answered = r.answered;
 	act->answer_ret = r.answer_ret;
+	if (act->at) {
+		for (int m = POOL_AT_RECEIVED; m <= POOL_AT_ANSWERED; m++)
+			act->at[m] = r.at[m];
+		act->at[POOL_AT_HEARD] = now_ns();
+	}
 	if (r.error)
 		snprintf(why, why_len, "%s: %s", r.why, strerror(r.error));
 	h->busy = false;

@@ -60,6 +60,17 @@ struct mknod_pool {
 	uint64_t made, handed;	/* helpers started; calls handed to one already running */
 };
 
+/* The moments of one call (now_ns(), comparable across processes): knotif-bench's agent/mknod-pool steps. */
+enum mknod_pool_moment {
+	POOL_AT_START,		/* the supervisor starts taking the thread's context */
+	POOL_AT_TAKEN,		/* /proc read, ID_VALID checked, the helper chosen (or started) */
+	POOL_AT_RECEIVED,	/* the helper has the request */
+	POOL_AT_ACTED,		/* the node made (or refused by the kernel) */
+	POOL_AT_ANSWERED,	/* the helper's answer sent: the target runs */
+	POOL_AT_HEARD,		/* the supervisor has the outcome */
+	POOL_AT_COUNT
+};
+
 /*
  * A call handed to a helper: its outcome once fd is readable. With answer
  * set, the helper answers the notification itself once the node is made
@@ -70,6 +81,7 @@ struct mknod_pool {
 struct mknod_pool_act {
 	bool answer;			/* in: the helper answers (SECCOMP_IOCTL_NOTIF_SEND) */
 	int64_t val;			/* in: what a made node returns */
+	int64_t *at;			/* in: NULL, or where the call's POOL_AT_COUNT moments go */
 	struct mknod_helper *helper;	/* NULL once finished or abandoned */
 	int fd;				/* the helper's socket */
 	bool answered;			/* out (finish): the helper sent the answer... */

@@ -41,9 +41,10 @@
  *                            its mem opened, ID_VALID, the buffer checked
  *                            against /proc/PID/maps, pwrite
  *
- * agent/mknod-fork also times its steps (lib/as_target.h's moments): each is
- * a counter step:<name>_ns, the mean per call, so the row says where the
- * fork-per-call way's cost goes.
+ * agent/mknod-fork and agent/mknod-pool also time their steps (lib/as_target.h's
+ * and lib/mknod_pool.h's moments): each is a counter step:<name>_ns, the mean
+ * per call, so the row says where its way's cost goes (the pool's report step
+ * comes after the target runs again).
  *
  * Beside unotif/async/emulate, each row's difference is that step's cost.
  * The reads are written here, not through lib/target_mem.h: they are what is
@@ -237,12 +238,15 @@ static int make_node(struct bench *b, struct mknod_pool *pool, int listener,
 	else if (!v->pool)
 		ret = mknod_as(listener, req->id, &as, why, sizeof(why));
 	else {
-		struct mknod_pool_act act = { .answer = true, .val = BENCH_MAGIC };
+		int64_t pool_at[POOL_AT_COUNT] = { 0 };
+		struct mknod_pool_act act = { .answer = true, .val = BENCH_MAGIC, .at = b->m->steps ? pool_at : NULL };
 
 		ret = mknod_pool_start(pool, listener, req->id, &as, &act, why, sizeof(why));
 		if (!ret)
 			ret = mknod_pool_finish(pool, &act, why, sizeof(why));
 		*answered = act.answered;
+		if (!ret && b->m->steps)
+			bench_steps_add(b, pool_at, POOL_AT_COUNT - 1);
 		if (act.answered && act.answer_ret == -ENOENT && !ret)
 			ret = -ENOENT;	/* the target left: nothing to remove for it */
 	}
@@ -252,7 +256,7 @@ static int make_node(struct bench *b, struct mknod_pool *pool, int listener,
 	}
 	if (ret > 0)	/* the run's first failure, said once, where the harness says it */
 		bench_fail(b, "%s: making the node: %s", b->m->name, why);
-	else if (ret == 0 && b->m->steps)
+	else if (ret == 0 && b->m->steps && !v->pool)
 		bench_steps_add(b, at, AS_AT_COUNT - 1);	/* the unlink is the supervisor's, not the act's */
 	return ret;
 }
@@ -356,6 +360,10 @@ static const char *const fork_steps[] = {
 };
 _Static_assert(sizeof(fork_steps) / sizeof(fork_steps[0]) == AS_AT_COUNT, "one step between two moments");
 
+/* lib/mknod_pool.h's moments: the same */
+static const char *const pool_steps[] = { "take", "hand", "act", "answer", "report", NULL };
+_Static_assert(sizeof(pool_steps) / sizeof(pool_steps[0]) == POOL_AT_COUNT, "one step between two moments");
+
 /*
  * The node rows make device nodes as root (milliseconds a call for the
  * helpers): run when a --benchmark_filter names them
@@ -387,8 +395,8 @@ const struct method *const agent_methods[] = {
 		   .make_node = true),
 	AGENT("agent/mknod-exec", FEAT_AS_TARGET, .read = READ_VM, .id_valid = true, .make_node = true,
 	      .exec = true),
-	AGENT("agent/mknod-pool", FEAT_AS_TARGET, .read = READ_VM, .id_valid = true, .make_node = true,
-	      .pool = true),
+	AGENT_KIND("agent/mknod-pool", KIND_UNOTIF, FEAT_AS_TARGET, pool_steps, .read = READ_VM, .id_valid = true,
+		   .make_node = true, .pool = true),
 	AGENT("agent/mknod-root", FEAT_AS_TARGET, .read = READ_VM, .id_valid = true, .make_node = true,
 	      .by_root = true),
 	AGENT_KIND("agent/native-mknodat", KIND_IN_KERNEL, FEAT_AS_TARGET, NULL, .native = true),

@@ -10,10 +10,12 @@ rounds; each row's p50 is the median of its rounds' medians):
     removed as root where the supervisor stands (agent/mknod-root, measured
     whole), and the same limit summed from its parts (agent/read-vm/id-valid
     + agent/native-mknodat), each row as a multiple of both;
-  - agent/mknod-fork's steps (step:<name>_ns, lib/as_target.h's moments): the
+  - the steps of each row that times them (step:<name>_ns: agent/mknod-pool,
+    lib/mknod_pool.h's moments; agent/mknod-fork, lib/as_target.h's): the
     mean per call of each, its share of their sum, and the sum beside the
     row's mean round trip (what lies outside the steps: the notification,
-    the read and check, the unlink).
+    the read and check, the unlink; the pool's report comes after its target
+    runs again, so its steps may sum past the round trip).
 
 A row a run did not hold is left out; one that failed is listed with its error.
 """
@@ -26,7 +28,6 @@ import gbrows  # noqa: E402
 
 LIMIT_WHOLE = "agent/mknod-root"
 LIMIT_PARTS = ("agent/read-vm/id-valid", "agent/native-mknodat")
-FORK = "agent/mknod-fork"
 
 
 def collect(paths):
@@ -73,12 +74,12 @@ def table(paths):
         out.append(f"| `{m}` | {us(med[m])} | {r1} | {r2} |")
     for m, msg in sorted(errors.items()):
         out.append(f"| `{m}` | {msg} | | |")
-    if FORK in steps:
-        s = {k: statistics.median(v) for k, v in steps[FORK].items()}
+    for m in sorted(steps, key=lambda m: med.get(m, 0)):
+        s = {k: statistics.median(v) for k, v in steps[m].items()}
         total = sum(s.values())
-        round_trip = statistics.median(means[FORK])
+        round_trip = statistics.median(means[m])
         out.append("")
-        out.append(f"`{FORK}`'s steps, mean per call (the median over runs):")
+        out.append(f"`{m}`'s steps, mean per call (the median over runs):")
         out.append("")
         out.append("| step | µs | share of the steps |")
         out.append("|---|---:|---:|")

@@ -5,7 +5,9 @@ agent/mknod-fork times its steps (lib/as_target.h's moments) and writes each
 as step:<name>_ns: every iteration and aggregate row carries the twelve, in
 their order, none negative, and in every repetition they sum to less than
 the mean round trip (they are one call's parts, timed inside it: this holds
-on any host). A row without steps (agent/mknod-root) carries none. The
+on any host). agent/mknod-pool carries its five (lib/mknod_pool.h's), in
+order, none negative, and the ones before its helper answers (take, hand,
+act) sum to less than the mean round trip. A row without steps (agent/mknod-root) carries none. The
 native row makes and removes its node (the check passes) and leaves none.
 Needs root (the rows make device nodes).
 """
@@ -17,6 +19,7 @@ import subprocess
 from testlib import check, fail, finish, skip
 
 BENCH = os.environ["KNOTIF_BENCH"]
+POOL_STEPS = ["take", "hand", "act", "answer", "report"]
 STEPS = ["take", "pipe", "fork", "pdeath", "cgroups", "setns", "chroot", "creds", "caps", "act",
          "report", "reap"]
 
@@ -24,7 +27,7 @@ if os.geteuid() != 0:
     skip("the node rows need root (CAP_MKNOD, CAP_SYS_ADMIN)")
 before = set(glob.glob("/tmp/knotif-agent.*"))
 r = subprocess.run([BENCH, "--samples=200", "--benchmark_repetitions=2", "--placement=same",
-                    "--benchmark_filter=^agent/(mknod-fork|mknod-root|native-mknodat)/placement:same$",
+                    "--benchmark_filter=^agent/(mknod-fork|mknod-pool|mknod-root|native-mknodat)/placement:same$",
                     "--benchmark_format=json"], capture_output=True, text=True, timeout=110)
 if r.returncode != 0:
     fail(f"knotif-bench exited {r.returncode}: {r.stderr.strip()[-300:]}")
@@ -32,7 +35,7 @@ rows = json.loads(r.stdout)["benchmarks"]
 by = {}
 for row in rows:
     by.setdefault(row["run_name"].split("/placement:")[0], []).append(row)
-for name in ("agent/mknod-fork", "agent/mknod-root", "agent/native-mknodat"):
+for name in ("agent/mknod-fork", "agent/mknod-pool", "agent/mknod-root", "agent/native-mknodat"):
     check(name in by and not any(x.get("error_occurred") for x in by[name]),
           f"{name}: no rows, or an error: {[x.get('error_message') for x in by.get(name, [])]}")
 
@@ -47,6 +50,18 @@ for row in by.get("agent/mknod-fork", []):
     if row.get("run_type") == "iteration":
         check(sum(values) < row["real_time"],
               f"{label}: the steps sum to {sum(values):.0f} ns, above the mean round trip {row['real_time']:.0f} ns")
+for row in by.get("agent/mknod-pool", []):
+    label = f"agent/mknod-pool {row.get('aggregate_name') or 'repetition ' + str(row.get('repetition_index'))}"
+    keys = [k for k in row if k.startswith("step:")]
+    check(keys == [f"step:{s}_ns" for s in POOL_STEPS], f"{label}: step counters {keys}")
+    if row.get("aggregate_name") in ("stddev", "cv"):
+        continue
+    values = [row.get(f"step:{s}_ns", -1) for s in POOL_STEPS]
+    check(all(v >= 0 for v in values), f"{label}: a negative step: {values}")
+    if row.get("run_type") == "iteration":
+        check(sum(values[:3]) < row["real_time"],
+              f"{label}: take, hand and act sum to {sum(values[:3]):.0f} ns, above the mean round trip "
+              f"{row['real_time']:.0f} ns")
 for row in by.get("agent/mknod-root", []):
     check(not [k for k in row if k.startswith("step:")], "agent/mknod-root carries step counters")
 check(set(glob.glob("/tmp/knotif-agent.*")) == before,
