@@ -8,7 +8,9 @@
  *   syscall/getppid/native        the same syscall without a filter
  *
  * The target times each trapped getppid() with CLOCK_MONOTONIC on its own
- * side; supervisor and target are pinned to the same CPU (placement:same).
+ * side; supervisor and target are pinned to the same CPU (placement:same),
+ * or with --placement=cross the target to CPU 1 and the supervisor to CPU 0
+ * (placement:cross: vm-bench and vm-gb-check with PLACEMENT=cross).
  * Output: Google Benchmark JSON (lib/gbjson), one iteration row per
  * repetition with the latency counters every knotif tool writes (gbjson.h: min, p50 ...
  * p999, max, stddev), then mean/median/stddev/cv.
@@ -16,7 +18,7 @@
  *
  * Usage: unotif-roundtrip [--samples=N] [--benchmark_repetitions=N]
  *                         [--benchmark_out=FILE] [--benchmark_filter=SUBSTR]
- *                         [--supervisor-work=N]
+ *                         [--supervisor-work=N] [--placement=same|cross]
  *
  * --supervisor-work=N models a supervisor's decision: N turns of an empty
  * loop before each reply, a fixed number of instructions under -icount. The
@@ -45,6 +47,7 @@
 
 #include "check.h"
 #include "clock.h"
+#include "cpu.h"
 #include "flags.h"
 #include "gbjson.h"
 #include "stats.h"
@@ -56,9 +59,10 @@
 enum variant { V_NATIVE, V_IOCTL };
 
 static const char *const names[] = {
-	[V_NATIVE] = "syscall/getppid/native/placement:same",
-	[V_IOCTL] = "unotif/ioctl/emulate/placement:same",
+	[V_NATIVE] = "syscall/getppid/native",
+	[V_IOCTL] = "unotif/ioctl/emulate",
 };
+static bool opt_cross;	/* --placement=cross: the target on CPU 1 */
 
 struct shared {
 	int64_t cpu_ns[MAX_REPS];
@@ -135,6 +139,8 @@ static void target(enum variant v, int sock, struct shared *sh, int reps,
 			_exit(2);
 		close(listener);
 	}
+	if (opt_cross && pin_to(1))
+		_exit(4);
 	if (write(sock, "R", 1) != 1 || read(sock, &c, 1) != 1 || c != 'G')
 		_exit(3);
 
@@ -284,9 +290,11 @@ static void add_rows(json_t *rows, int family, const char *name,
 static const char usage_text[] =
 	"Usage: unotif-roundtrip [--samples=N] [--benchmark_repetitions=N] [--benchmark_out=FILE]\n"
 	"                        [--benchmark_filter=SUBSTR] [--supervisor-work=N]\n"
+	"                        [--placement=same|cross]\n"
 	"The mainline notification round trip against getppid() without a filter, same CPU\n"
-	"(defaults: 2000 samples, 5 repetitions). --supervisor-work=N: the supervisor turns\n"
-	"an empty loop N times before each reply (a decision's cost; default 0).\n";
+	"(defaults: 2000 samples, 5 repetitions), or cross: the target on CPU 1, the\n"
+	"supervisor on CPU 0. --supervisor-work=N: the supervisor turns an empty loop N\n"
+	"times before each reply (a decision's cost; default 0).\n";
 
 static const char *opt_filter;	/* --benchmark_filter */
 
@@ -299,6 +307,11 @@ static bool own_option(int c, const char *arg)
 	case 'w':
 		opt_supervisor_work = cli_int("--supervisor-work", arg, 0, 100000000);
 		return true;
+	case 'p':
+		if (strcmp(arg, "same") && strcmp(arg, "cross"))
+			usage_error("invalid value for --placement: '%s' (expected same or cross)", arg);
+		opt_cross = !strcmp(arg, "cross");
+		return true;
 	default:
 		return false;
 	}
@@ -310,6 +323,7 @@ int main(int argc, char **argv)
 		KBENCH_LONGOPTS,
 		{ "benchmark_filter", required_argument, NULL, 'f' },
 		{ "supervisor-work", required_argument, NULL, 'w' },
+		{ "placement", required_argument, NULL, 'p' },
 		{ 0 }
 	};
 	struct kbench_flags f = { .samples = 2000, .reps = 5, .out = GB_OUTPUT_DEFAULT };
@@ -336,20 +350,27 @@ int main(int argc, char **argv)
 
 	printf("%-48s %12s %12s %12s %8s\n", "# benchmark", "mean ns", "p50 ns", "p99 ns", "cv");
 	for (v = V_NATIVE; v <= V_IOCTL; v++) {
-		char why[256] = "";
+		char why[256] = "", name[96];
 		int ret;
 
-		if (filter && !strstr(names[v], filter))
+		snprintf(name, sizeof(name), "%s/placement:%s", names[v], opt_cross ? "cross" : "same");
+		if (filter && !strstr(name, filter))
 			continue;
+		if (opt_cross && sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+			snprintf(why, sizeof(why), "unsupported: --placement=cross needs two CPUs");
+			fprintf(stderr, "%s: %s\n", name, why);
+			json_array_append_new(rows, gb_error(name, v, why));
+			continue;
+		}
 		ret = run(v, sh, reps, samples, why, sizeof(why));
 		if (ret) {
-			fprintf(stderr, "%s: %s\n", names[v], why);
-			json_array_append_new(rows, gb_error(names[v], v, why));
+			fprintf(stderr, "%s: %s\n", name, why);
+			json_array_append_new(rows, gb_error(name, v, why));
 			if (ret < 0)
 				err = 1;
 			continue;
 		}
-		add_rows(rows, v, names[v], sh, reps, samples);
+		add_rows(rows, v, name, sh, reps, samples);
 		{
 			struct summary all;
 			double m[MAX_REPS];
@@ -360,7 +381,7 @@ int main(int argc, char **argv)
 				m[r] = all.mean;
 			}
 			summarize(sh->samples, (size_t)reps * samples, &all);
-			printf("%-48s %12.1f %12.1f %12.1f %7.4f%%\n", names[v],
+			printf("%-48s %12.1f %12.1f %12.1f %7.4f%%\n", name,
 			       mean_of(m, reps), all.p50, all.p99,
 			       100 * stddev_of(m, reps) / mean_of(m, reps));
 		}

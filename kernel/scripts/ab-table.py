@@ -72,12 +72,18 @@ def main():
     dates = sorted(d.get("context", {}).get("date", "") for d in list(ds.values()) + list(dp.values()))
     when = dates[0] if dates and dates[0] else \
         datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S+00:00")
-    make = "make -f Makefile.kernel vm-bench" + (" KCONFIG=debian" if a.debian_config else "")
+    placement = mp.get("placement", "same")
+    make = ("make -f Makefile.kernel vm-bench" + (" KCONFIG=debian" if a.debian_config else "")
+            + ("" if placement == "same" else f" PLACEMENT={placement}"))
     out.append(f"Produced by `{make}` (guest runs from {when}); "
                "do not edit by hand.")
     out.append("")
+    cpus = ("one vCPU: supervisor and target share the CPU" if placement == "same" else
+            "two vCPUs that TCG runs in turn (the clock counts the instructions of both); knotif-bench "
+            f"and the pending curve at placement `{placement}`, unotif-roundtrip same-CPU as its rows say "
+            "(kernel/README.md: what a cross-CPU count is)")
     out.append("Guest time counts instructions (`-icount shift=0,sleep=off`, 1 ns = 1 "
-               "instruction), one vCPU: supervisor and target share the CPU. Times are "
+               f"instruction), {cpus}. Times are "
                "per round trip, measured by the target with CLOCK_MONOTONIC; *mean* is "
                "the mean of the repetitions' means, *cv* their coefficient of variation; "
                "*p50* is the median of the repetitions' medians (robust to the rare "

@@ -10,6 +10,8 @@
 #   a supervisor that does WORK more turns of an empty loop a reply
 #   (--supervisor-work): its p50 must be 1.5-3% slower than base's, and the
 #   gate must fail it (exit 1, a "regression" verdict).
+# VM_PLACEMENT=cross (make ... vm-gb-check PLACEMENT=cross): the same on two
+# vCPUs, unotif-roundtrip's target on the other CPU than its supervisor.
 # Exit 0 when all three hold, 1 otherwise.
 set -euo pipefail
 [ $# -eq 5 ] || { echo "usage: $0 KERNEL INITRAMFS UNOTIF_ROUNDTRIP COMPARE DIR" >&2; exit 2; }
@@ -19,14 +21,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 [ -x "$compare" ] || { echo "vm-gb-check: no $compare (build the project first: cmake --build build)" >&2; exit 2; }
 # about 2% of a Debian 6.12 round trip (about 9,800 instructions; 3 a turn)
 WORK=${GB_CHECK_WORK:-65}
-args=(--benchmark_filter=ioctl --samples=1000 --benchmark_repetitions=3)
+placement=${VM_PLACEMENT:-same}
+args=(--benchmark_filter=ioctl --samples=1000 --benchmark_repetitions=3 --placement="$placement")
 
 rm -rf "$dir" && mkdir -p "$dir"
 gb() { # NAME [--baseline=FILE] -- ARGS...: one guest run, its JSON in DIR/NAME.json
 	local name=$1
 	shift
 	"$here/icount-gb.sh" --kernel="$kernel" --initramfs="$initramfs" --compare="$compare" \
-		--run-dir="$dir/run-$name" --out="$dir/$name.json" "$@"
+		--run-dir="$dir/run-$name" --out="$dir/$name.json" --placement="$placement" "$@"
 }
 p50() { # FILE: the unotif row's p50, the median over its repetitions
 	[ -s "$1" ] || { echo "vm-gb-check: no $1" >&2; exit 1; }

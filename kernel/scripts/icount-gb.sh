@@ -5,7 +5,8 @@
 #
 # Runs a command that writes Google Benchmark JSON - knotif-bench, or a
 # user's own supervisor benchmark - inside a chosen kernel under QEMU
-# -icount (one vCPU, guest time counts instructions: a run repeats exactly),
+# -icount (one vCPU, or two for --placement=cross|free; guest time counts
+# instructions: a run repeats exactly),
 # stores its JSON, and with --baseline gates it with knotif-compare
 # --deterministic (1%). Instruction-count gates that run on the host cannot
 # see a system call's kernel side; this one counts it.
@@ -20,6 +21,9 @@
 #   --cache=DIR      where Debian images are kept, made if missing (default
 #                    /var/cache/knotif/kernel/debian)
 #   --run-dir=DIR    the guest's console log and files (default: a temporary directory)
+#   --placement=P    same (the default): one vCPU; cross or free: two vCPUs,
+#                    still under -icount (run the command at that placement
+#                    itself, e.g. knotif-bench --placement=cross)
 #   --compare=PATH   knotif-compare (default: build/knotif-compare, else PATH's)
 #   --check          check the arguments only, boot nothing
 #
@@ -39,7 +43,7 @@ help() { sed -n '3,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0; }
 
 tmpmsg=$(mktemp)
 trap 'rm -f "$tmpmsg"' EXIT
-kernel= out= baseline= initramfs= run_dir= compare= check=0
+kernel= out= baseline= initramfs= run_dir= compare= check=0 placement=same
 cache=/var/cache/knotif/kernel/debian
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -50,6 +54,7 @@ while [ $# -gt 0 ]; do
 	--cache=*) cache=${1#*=} ;;
 	--run-dir=*) run_dir=${1#*=} ;;
 	--compare=*) compare=${1#*=} ;;
+	--placement=*) placement=${1#*=} ;;
 	--check) check=1 ;;
 	-h|--help) help ;;
 	--) shift; break ;;
@@ -60,6 +65,7 @@ done
 [ $# -ge 1 ] || usage "no PROGRAM after --"
 [ -n "$kernel" ] || usage "--kernel is required"
 [ -n "$out" ] || usage "--out is required"
+case "$placement" in same|cross|free) ;; *) usage "--placement=$placement: same, cross or free" ;; esac
 [ -d "$(dirname "$out")" ] && [ -w "$(dirname "$out")" ] || usage "--out=$out: its directory is not writable"
 [ ! -e "$out" ] || [ -f "$out" -a -w "$out" ] || usage "--out=$out is not a writable file"
 [ -z "$baseline" ] || [ -f "$baseline" -a -r "$baseline" ] || usage "--baseline=$baseline cannot be read"
@@ -107,6 +113,7 @@ if [ ! -f "$kernel" ]; then
 fi
 image=$("$here/kernel-image.sh" "$kernel" "$cache") || exit 1
 label=$kernel
+[ "$placement" = same ] || label="$kernel, placement $placement"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp" "$tmpmsg"' EXIT
@@ -143,7 +150,7 @@ fi
 cat "$initramfs" "$tmp/overlay.cpio.gz" > "$tmp/initramfs.cpio.gz"
 
 rc=0
-"$here/vm-run.sh" gb "$image" "$tmp/initramfs.cpio.gz" "$run_dir" "$label" /dev/null || rc=$?
+VM_PLACEMENT=$placement "$here/vm-run.sh" gb "$image" "$tmp/initramfs.cpio.gz" "$run_dir" "$label" /dev/null || rc=$?
 if [ ! -s "$run_dir/gb.json" ]; then
 	echo "icount-gb: the command wrote no JSON in the guest; the end of its console:" >&2
 	tail -20 "$run_dir/console.log" | sed 's/^/  /' >&2

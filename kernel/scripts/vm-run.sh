@@ -12,10 +12,17 @@
 # VM_TEST_TIMEOUT (s, each test program or stress run inside it), VM_MEM, VM_CPUS,
 # BENCH_SAMPLES, BENCH_REPS, VM_TCG_THREAD (single, the default, or multi: only
 # for a kernel without jump labels, see below), VM_APPEND (more kernel
-# command line, e.g. knotif.smp=1).
+# command line, e.g. knotif.smp=1), VM_PLACEMENT (the benchmark modes: same,
+# the default, one vCPU; cross or free, two vCPUs under the same -icount,
+# and the guest's benches run at that placement).
 set -euo pipefail
 
 mode=$1 kernel=$2 initrd=$3 out=$4 label=$5 patches=$6
+placement=${VM_PLACEMENT:-same}
+case "$placement" in
+same|cross|free) ;;
+*) echo "vm-run: VM_PLACEMENT=$placement: same, cross or free" >&2; exit 2 ;;
+esac
 QEMU=${QEMU:-qemu-system-x86_64}
 ACCEL=${ACCEL:-tcg}
 VM_TIMEOUT=${VM_TIMEOUT:-900}
@@ -46,16 +53,21 @@ qargs+=(-cpu max)
 case "$mode" in bench|matrix|gb|profile) icount=1 ;; *) icount=0 ;; esac
 # VM_PLUGIN: a TCG plugin taking out=FILE (kernel/profile/tbcount.c), its file in OUTDIR
 [ -n "${VM_PLUGIN:-}" ] && qargs+=(-plugin "$VM_PLUGIN,out=$out/profile.txt")
-if [ $icount = 1 ]; then
+if [ $icount = 1 ] && [ "$placement" = same ]; then
 	# one vCPU: supervisor and target on the same CPU; guest time counts
 	# instructions, so round trips repeat exactly between runs.
 	qargs+=(-smp 1 -icount shift=0,sleep=off)
+elif [ $icount = 1 ]; then
+	# two vCPUs on one host thread (thread=single): TCG runs them in turn, and
+	# guest time counts the instructions of both, so a pinned cross-CPU round
+	# trip repeats exactly too (kernel/README.md says what the count is)
+	qargs+=(-smp 2 -icount shift=0,sleep=off)
 else
 	qargs+=(-smp "${VM_CPUS:-2}")
 fi
 # the benchmark modes' sample counts (test mode has none)
 [ "$mode" = test ] ||
-	append+=" knotif.samples=${BENCH_SAMPLES:-2000} knotif.reps=${BENCH_REPS:-5}"
+	append+=" knotif.samples=${BENCH_SAMPLES:-2000} knotif.reps=${BENCH_REPS:-5} knotif.placement=$placement"
 [ -n "${VM_APPEND:-}" ] && append+=" $VM_APPEND"
 qargs+=(-append "$append")
 
@@ -66,6 +78,7 @@ kver=$(strings "$kernel" 2>/dev/null | grep -m1 -E '^[0-9]+\.[0-9]+\.[0-9]+.* \(
 	echo "kernel_version: $kver"
 	echo "bzimage_sha256: $(sha256sum < "$kernel" | cut -c1-16)"
 	echo "qemu: $($QEMU --version | head -1)"
+	echo "placement: $placement"
 	echo "qemu_args: ${qargs[*]}"
 	echo "patches:"
 	sed 's/^/  /' "$patches"

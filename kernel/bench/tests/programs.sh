@@ -18,6 +18,16 @@ tmp=$TEST_TMP
 rows = [b for b in json.load(open(sys.argv[1]))["benchmarks"] if b["run_type"] == "iteration"]
 assert [(b["name"], b["iterations"]) for b in rows] == [("unotif/ioctl/emulate/placement:same", 200)], rows' \
 	"$tmp/rt-work.json"
+# the target on another CPU than the supervisor: the rows say so (on one CPU, each is an error row)
+"$roundtrip" --samples=200 --benchmark_repetitions=1 --placement=cross --benchmark_out="$tmp/rt-cross.json" >/dev/null
+/usr/bin/python3 -c 'import json, os, sys
+rows = json.load(open(sys.argv[1]))["benchmarks"]
+names = ["syscall/getppid/native/placement:cross", "unotif/ioctl/emulate/placement:cross"]
+if os.cpu_count() < 2:
+    assert [(b["name"], b["error_message"]) for b in rows] == [(n, "unsupported: --placement=cross needs two CPUs") for n in names], rows
+else:
+    assert [(b["name"], b["iterations"]) for b in rows if b["run_type"] == "iteration"] == [(n, 200) for n in names], rows' \
+	"$tmp/rt-cross.json"
 "$wake" --samples=20 --benchmark_repetitions=2 --tasks=8 --benchmark_out="$tmp/wake.json" >/dev/null
 /usr/bin/python3 - "$tmp/rt.json" "$tmp/wake.json" <<'PY'
 import json, sys
@@ -85,4 +95,5 @@ refused "$roundtrip" --benchmark_repetitions=101
 refused "$roundtrip" --benchmark_out="$tmp/no/such/dir/x.json"
 refused "$roundtrip" --supervisor-work=-1
 refused "$roundtrip" --supervisor-work=many
+refused "$roundtrip" --placement=free
 echo "ok: unotif-roundtrip, wake-cost and listener-contention rows, exact counts, bad usage refused"

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The kernel scripts a user calls with their own arguments refuse bad ones
 # before anything boots or builds: one line and exit 2. icount-gb.sh (the
-# deterministic gate) and deb-build.sh (make deb's lsmod listing); and
+# deterministic gate), vm-run.sh's and the Makefile's placement, and
+# deb-build.sh (make deb's lsmod listing); and
 # icount-gb.sh --check takes each kind of kernel it documents.
 set -euo pipefail
 . "$(dirname "$0")/../../../scripts/tests/testlib.sh"
@@ -45,6 +46,14 @@ refused "the same file" "$gb" "${ok[@]}" --baseline="$tmp/new.json" -- true
 mkdir -p "$tmp/rundir" && touch "$tmp/rundir/keep"
 refused "exists and is not empty" "$gb" "${ok[@]}" --run-dir="$tmp/rundir" -- true
 refused "cannot be read" "$gb" "${ok[@]}" --baseline="$tmp" -- true
+refused "--placement=both: same, cross or free" "$gb" "${ok[@]}" --placement=both -- true
+"$gb" "${ok[@]}" --placement=cross -- knotif-bench || fail "--check refused --placement=cross"
+# the boot script and the Makefile refuse a placement before anything boots or is removed
+mkdir -p "$tmp/vm-out" && touch "$tmp/vm-out/keep"
+refused "VM_PLACEMENT=x: same, cross or free" env VM_PLACEMENT=x "$top/kernel/scripts/vm-run.sh" \
+	bench "$tmp/bzImage" "$tmp/bzImage" "$tmp/vm-out" label /dev/null
+[ -e "$tmp/vm-out/keep" ] || fail "vm-run.sh emptied its OUTDIR before refusing VM_PLACEMENT=x"
+refused "PLACEMENT=x: same (the default), cross or free" make -s -C "$top" -f Makefile.kernel vm-gb PLACEMENT=x
 kernels=(debian-6.1 debian-6.12-rt "$tmp/bzImage")
 if command -v apt-cache >/dev/null; then
 	refused "no such package" "$gb" --kernel=linux-image-6.1.0-99-knotif-none-unsigned --out="$tmp/n.json" \
@@ -68,4 +77,4 @@ done
 refused "cannot read LSMOD" "$deb" /dev/null "$tmp" "$tmp/d" "$tmp/missing.txt"
 refused "not lsmod's output" "$deb" --check "$tmp/noheader.txt"
 "$deb" --check "$top/kernel/deb/lsmod-vm.txt" || fail "deb-build.sh --check refused kernel/deb/lsmod-vm.txt"
-echo "ok: icount-gb.sh and deb-build.sh refuse bad arguments before they boot or build"
+echo "ok: icount-gb.sh, vm-run.sh, Makefile.kernel's PLACEMENT and deb-build.sh refuse bad arguments before they boot or build"
