@@ -1,0 +1,50 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""repeat-table.py BOOT.json BOOT.json...: does a guest run repeat?
+
+From two or more Google Benchmark files of the same command in the same
+kernel under -icount (make -f Makefile.kernel vm-gb, one a boot), a markdown
+table: per row, every repetition's p50 in each boot, and whether all of them
+are the same instruction count. Rows that did not run in a boot show its
+error. Exit 0; 1 when a file cannot be read; 2 on usage.
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+import gbrows  # noqa: E402
+
+
+def table(paths):
+    boots = [gbrows.runs(gbrows.load(p)) for p in paths]
+    names = list(dict.fromkeys(n for b in boots for n in b))
+    out = ["| row | " + " | ".join(f"boot {i + 1}: p50 of each repetition" for i in range(len(boots)))
+           + " | the same in every repetition and boot |",
+           "|---|" + "---|" * len(boots) + "---|"]
+    for name in names:
+        cells, values = [], []
+        for b in boots:
+            r = b.get(name)
+            if r is None:
+                cells.append("(absent)")
+            elif r["error"]:
+                cells.append(r["error"].replace("|", "\\|"))
+            else:
+                p50s = [it.get("p50") for it in r["iterations"]]
+                values += p50s
+                cells.append(", ".join(f"{v:,.0f}" for v in p50s))
+        ran = values and all(c not in ("(absent)",) for c in cells) and len(values) > 1
+        same = ("yes" if len(set(values)) == 1 else f"no: {min(values):,.0f}–{max(values):,.0f}") if ran else "—"
+        out.append(f"| `{name}` | " + " | ".join(cells) + f" | {same} |")
+    return "\n".join(out) + "\n"
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 3:
+        print("usage: repeat-table.py BOOT.json BOOT.json...", file=sys.stderr)
+        sys.exit(2)
+    try:
+        sys.stdout.write(table(sys.argv[1:]))
+    except (OSError, ValueError, KeyError) as e:
+        print(f"repeat-table: {e}", file=sys.stderr)
+        sys.exit(1)

@@ -1,0 +1,51 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""repeat-table.py, without booting anything: on two made-up boots, a row
+whose every repetition has one p50 is "yes", one that moved in one
+repetition is "no" with its range, a row that did not run shows its error,
+and one a boot lacks is "(absent)"; usage is exit 2, an unreadable file 1.
+Usage: repeat_table.py SOURCE_DIR"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+from testlib import check, finish
+
+script = os.path.join(sys.argv[1], "kernel", "scripts", "repeat-table.py")
+
+
+def boot(path, rows):
+    bench = []
+    for name, p50s in rows.items():
+        if isinstance(p50s, str):
+            bench.append({"name": name, "run_name": name, "error_occurred": True, "error_message": p50s})
+            continue
+        for i, p in enumerate(p50s):
+            bench.append({"name": name, "run_name": name, "run_type": "iteration", "repetition_index": i,
+                          "p50": p})
+        bench.append({"name": name + "_median", "run_name": name, "run_type": "aggregate",
+                      "aggregate_name": "median", "p50": sorted(p50s)[len(p50s) // 2]})
+    with open(path, "w") as f:
+        json.dump({"context": {}, "benchmarks": bench}, f)
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    a, b = os.path.join(tmp, "a.json"), os.path.join(tmp, "b.json")
+    boot(a, {"x/placement:cross": [100, 100, 100], "y/placement:cross": [7, 7, 7],
+             "z/placement:cross": "unsupported: no", "w/placement:cross": [5, 5]})
+    boot(b, {"x/placement:cross": [100, 100, 100], "y/placement:cross": [7, 9, 7],
+             "z/placement:cross": "unsupported: no"})
+    r = subprocess.run([script, a, b], capture_output=True, text=True)
+    check(r.returncode == 0, f"exit {r.returncode}: {r.stderr}")
+    lines = {l.split("|")[1].strip(): [c.strip() for c in l.split("|")[2:-1]] for l in r.stdout.splitlines()[2:]}
+    check(lines.get("`x/placement:cross`") == ["100, 100, 100", "100, 100, 100", "yes"], f"x: {lines}")
+    check(lines.get("`y/placement:cross`") == ["7, 7, 7", "7, 9, 7", "no: 7–9"], f"y: {lines}")
+    check(lines.get("`z/placement:cross`") == ["unsupported: no", "unsupported: no", "—"], f"z: {lines}")
+    check(lines.get("`w/placement:cross`") == ["5, 5", "(absent)", "—"], f"w: {lines}")
+    r = subprocess.run([script, a], capture_output=True, text=True)
+    check(r.returncode == 2, f"one file: exit {r.returncode}")
+    r = subprocess.run([script, a, os.path.join(tmp, "missing.json")], capture_output=True, text=True)
+    check(r.returncode == 1 and r.stderr.startswith("repeat-table: "), f"a missing file: {r.returncode} {r.stderr}")
+finish()
