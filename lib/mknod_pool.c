@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,9 +98,8 @@ static ssize_t recv_request(int sock, struct pool_request *q, int *base)
 struct pool_reply {
 	int error;
 	bool ending;
-	bool answered;		/* the helper answered the notification... */
-	int answer_ret;		/* ...and this is what the send returned */
-	int64_t at[POOL_AT_COUNT];	/* the helper's moments: POOL_AT_RECEIVED .. POOL_AT_ANSWERED */
+	bool answered;		/* the helper answers the notification next */
+	int64_t at[POOL_AT_COUNT];	/* the helper's moments: POOL_AT_RECEIVED, POOL_AT_ACTED */
 	char why[128];
 };
 
@@ -107,27 +107,27 @@ struct pool_reply {
 static int64_t helper_at[POOL_AT_COUNT];
 
 /*
- * The outcome to the supervisor; first, when the request asks it, to the
- * target: listener open, the notification answered as the node came out.
+ * The outcome to the supervisor, then, when the request asks it, to the
+ * target (the listener open): the report is there before the target can
+ * call again, so its next call finds this helper's report, not a busy
+ * helper.
  */
 static void reply(int sock, int listener, const struct pool_request *q, int error, const char *step,
 		  bool ending)
 {
-	struct pool_reply r = { .error = error, .ending = ending };
+	struct pool_reply r = { .error = error, .ending = ending, .answered = q->answer && listener >= 0 };
 
 	helper_at[POOL_AT_ACTED] = now_ns();
-	if (q->answer && listener >= 0) {
-		struct seccomp_notif_resp resp = { .id = q->id, .val = error ? 0 : q->val,
-						   .error = error ? -error : 0 };
-
-		r.answered = true;
-		r.answer_ret = ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp) ? -errno : 0;
-	}
-	helper_at[POOL_AT_ANSWERED] = now_ns();
 	memcpy(r.at, helper_at, sizeof(r.at));
 	snprintf(r.why, sizeof(r.why), "%s", error ? step : "");
 	if (send(sock, &r, sizeof(r), MSG_NOSIGNAL) != (ssize_t)sizeof(r))
 		_exit(1);
+	if (r.answered) {
+		struct seccomp_notif_resp resp = { .id = q->id, .val = error ? 0 : q->val,
+						   .error = error ? -error : 0 };
+
+		ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);	/* ENOENT: the target left meanwhile */
+	}
 }
 
 /*
@@ -254,6 +254,23 @@ static struct mknod_helper *idle_of(const struct mknod_pool *p, const struct mkn
 	return NULL;
 }
 
+/*
+ * Is a busy helper of ctx done, its report waiting? A thread's next call
+ * can come before the supervisor has read the report of its last (the
+ * helper reports, then answers): that helper is the one to take it.
+ */
+static bool reported_of(const struct mknod_pool *p, const struct mknod_context *ctx)
+{
+	for (int i = 0; i < p->n; i++) {
+		struct pollfd pfd = { .fd = p->helper[i]->sock, .events = POLLIN };
+
+		if (p->helper[i]->busy && !memcmp(&p->helper[i]->ctx, ctx, sizeof(*ctx)) &&
+		    poll(&pfd, 1, 0) == 1)
+			return true;
+	}
+	return false;
+}
+
 /* The request to h: 0, or the errno of sending it (the helper is gone: nothing was made). */
 static int hand(struct mknod_helper *h, uint64_t id, const struct mknod_pool_act *act, const struct as_target *t,
 		const struct mknod_as *c)
@@ -340,6 +357,10 @@ int mknod_pool_start(struct mknod_pool *p, int listener, uint64_t id, const stru
 		return EIO;
 	}
 	h = idle_of(p, &ctx);
+	if (!h && reported_of(p, &ctx)) {
+		as_target_close(&t);
+		return -EAGAIN;	/* its helper is done and unheard: finished first, it takes this call */
+	}
 	if (h) {
 		if (act->at)
 			act->at[POOL_AT_TAKEN] = now_ns();
@@ -393,9 +414,8 @@ int mknod_pool_finish(struct mknod_pool *p, struct mknod_pool_act *act, char *wh
 	}
 	r.why[sizeof(r.why) - 1] = '\0';
 	act->answered = r.answered;
-	act->answer_ret = r.answer_ret;
 	if (act->at) {
-		for (int m = POOL_AT_RECEIVED; m <= POOL_AT_ANSWERED; m++)
+		for (int m = POOL_AT_RECEIVED; m <= POOL_AT_ACTED; m++)
 			act->at[m] = r.at[m];
 		act->at[POOL_AT_HEARD] = now_ns();
 	}

@@ -65,8 +65,7 @@ enum mknod_pool_moment {
 	POOL_AT_START,		/* the supervisor starts taking the thread's context */
 	POOL_AT_TAKEN,		/* /proc read, ID_VALID checked, the helper chosen (or started) */
 	POOL_AT_RECEIVED,	/* the helper has the request */
-	POOL_AT_ACTED,		/* the node made (or refused by the kernel) */
-	POOL_AT_ANSWERED,	/* the helper's answer sent: the target runs */
+	POOL_AT_ACTED,		/* the node made (or refused by the kernel): the helper reports, then answers */
 	POOL_AT_HEARD,		/* the supervisor has the outcome */
 	POOL_AT_COUNT
 };
@@ -75,8 +74,10 @@ enum mknod_pool_moment {
  * A call handed to a helper: its outcome once fd is readable. With answer
  * set, the helper answers the notification itself once the node is made
  * or refused (the call returns val, or fails with the act's errno): the
- * target runs on one wake-up sooner, and the supervisor logs the outcome
- * after.
+ * target runs one wake-up sooner. It reports to the supervisor first, so
+ * that the report is there before the target can call again (the next
+ * call finds the helper's report waiting, and the helper reused); what
+ * its answer met (a target gone meanwhile) is not known.
  */
 struct mknod_pool_act {
 	bool answer;			/* in: the helper answers (SECCOMP_IOCTL_NOTIF_SEND) */
@@ -84,8 +85,7 @@ struct mknod_pool_act {
 	int64_t *at;			/* in: NULL, or where the call's POOL_AT_COUNT moments go */
 	struct mknod_helper *helper;	/* NULL once finished or abandoned */
 	int fd;				/* the helper's socket */
-	bool answered;			/* out (finish): the helper sent the answer... */
-	int answer_ret;			/* ...and the send returned this: 0, or -errno (-ENOENT: the target left) */
+	bool answered;			/* out (finish): the helper answers (after its report) */
 };
 
 /*
@@ -93,7 +93,10 @@ struct mknod_pool_act {
  * helper of that context, started if none is idle (it keeps listener, to
  * answer). 0 with act set;
  * mknod_as()'s errno before any act, with why (EAGAIN: MKNOD_POOL_MAX
- * helpers busy); -ENOENT when notification id went away (nothing made).
+ * helpers busy); -ENOENT when notification id went away (nothing made);
+ * -EAGAIN, nothing done, when a busy helper of the context has reported
+ * and is not yet finished (mknod_pool_finish()): start the call again
+ * after finishing it, and that helper takes it.
  * c and its path may go once this returns.
  */
 int mknod_pool_start(struct mknod_pool *p, int listener, uint64_t id, const struct mknod_as *c,

@@ -43,8 +43,8 @@
  *
  * agent/mknod-fork and agent/mknod-pool also time their steps (lib/as_target.h's
  * and lib/mknod_pool.h's moments): each is a counter step:<name>_ns, the mean
- * per call, so the row says where its way's cost goes (the pool's report step
- * comes after the target runs again).
+ * per call, so the row says where its way's cost goes (the pool's helper
+ * answers the target after its report).
  *
  * Beside unotif/async/emulate, each row's difference is that step's cost.
  * The reads are written here, not through lib/target_mem.h: they are what is
@@ -247,8 +247,6 @@ static int make_node(struct bench *b, struct mknod_pool *pool, int listener,
 		*answered = act.answered;
 		if (!ret && b->m->steps)
 			bench_steps_add(b, pool_at, POOL_AT_COUNT - 1);
-		if (act.answered && act.answer_ret == -ENOENT && !ret)
-			ret = -ENOENT;	/* the target left: nothing to remove for it */
 	}
 	if (ret == 0 && !*answered && unlink(path)) {
 		ret = errno;
@@ -361,7 +359,7 @@ static const char *const fork_steps[] = {
 _Static_assert(sizeof(fork_steps) / sizeof(fork_steps[0]) == AS_AT_COUNT, "one step between two moments");
 
 /* lib/mknod_pool.h's moments: the same */
-static const char *const pool_steps[] = { "take", "hand", "act", "answer", "report", NULL };
+static const char *const pool_steps[] = { "take", "hand", "act", "report", NULL };
 _Static_assert(sizeof(pool_steps) / sizeof(pool_steps[0]) == POOL_AT_COUNT, "one step between two moments");
 
 /*

@@ -5,7 +5,7 @@ agent/mknod-fork times its steps (lib/as_target.h's moments) and writes each
 as step:<name>_ns: every iteration and aggregate row carries the twelve, in
 their order, none negative, and in every repetition they sum to less than
 the mean round trip (they are one call's parts, timed inside it: this holds
-on any host). agent/mknod-pool carries its five (lib/mknod_pool.h's), in
+on any host). agent/mknod-pool carries its four (lib/mknod_pool.h's), in
 order, none negative, and the ones before its helper answers (take, hand,
 act) sum to less than the mean round trip. A row without steps (agent/mknod-root) carries none. The
 native row makes and removes its node (the check passes) and leaves none.
@@ -19,7 +19,7 @@ import subprocess
 from testlib import check, fail, finish, skip
 
 BENCH = os.environ["KNOTIF_BENCH"]
-POOL_STEPS = ["take", "hand", "act", "answer", "report"]
+POOL_STEPS = ["take", "hand", "act", "report"]
 STEPS = ["take", "pipe", "fork", "pdeath", "cgroups", "setns", "chroot", "creds", "caps", "act",
          "report", "reap"]
 

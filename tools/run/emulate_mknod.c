@@ -136,6 +136,8 @@ static int begin(int listener, const struct seccomp_notif *req, void *call, int 
 	} else {
 		c->act.answer = true;	/* the helper answers as soon as it knows: one wake-up less */
 		ret = mknod_pool_start(&pool, listener, req->id, &c->as, &c->act, c->out.why, sizeof(c->out.why));
+		if (ret == -EAGAIN)
+			return EMULATION_DEFER;	/* its context's helper has reported: reused once that is taken */
 		if (ret < 0)
 			return ret;
 		if (ret == 0) {
@@ -155,7 +157,6 @@ static void finish(void *call)
 	c->out.error = ret;
 	c->out.verdict = ret ? EMULATED_FAILED : EMULATED_DONE;
 	c->out.answered = c->act.answered;
-	c->out.answer_ret = c->act.answer_ret;
 }
 
 static void abandon(void *call)
@@ -171,6 +172,12 @@ static void abandon(void *call)
 static void end(void)
 {
 	mknod_pool_end(&pool);
+}
+
+static void helper_counts(int64_t *started, int64_t *reused)
+{
+	*started = (int64_t)pool.made;
+	*reused = (int64_t)pool.handed;
 }
 
 static int strings(const void *call, const char *out[EMULATION_MAX_STRINGS])
@@ -195,5 +202,6 @@ const struct emulation mknod_emulation = {
 	.finish = finish,
 	.abandon = abandon,
 	.end = end,
+	.helper_counts = helper_counts,
 	.strings = strings,
 };

@@ -5,6 +5,7 @@
 #include <linux/seccomp.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "filter.h"
 #include "kernel_features.h"
@@ -32,18 +33,17 @@ struct emulated_outcome {
 	int error;		/* what the call returns: 0, or an errno */
 	char why[160];		/* why it was refused or failed (which step), for the log */
 	/*
-	 * The act answered the notification itself (its helper sent error as
-	 * the reply once it knew it), and the send returned answer_ret: the
-	 * supervisor logs, and sends nothing.
+	 * The act answers the notification itself (its helper sends error as
+	 * the reply right after its report): the supervisor logs, and sends
+	 * nothing. A target that left meanwhile is not told apart.
 	 */
 	bool answered;
-	int answer_ret;
 };
 
 #define EMULATION_MAX_STRINGS 4
 
 /* what begin() returns besides -errno */
-enum { EMULATION_DECIDED, EMULATION_ACTING };
+enum { EMULATION_DECIDED, EMULATION_ACTING, EMULATION_DEFER };
 
 struct emulation {
 	const char *name;	/* --emulate=NAME, the summary's key */
@@ -66,7 +66,9 @@ struct emulation {
 	 * when the outcome is known (a refusal, a failure before acting);
 	 * EMULATION_ACTING when an act has started whose outcome finish() takes
 	 * once *wait_fd is readable (the supervisor serves other calls
-	 * meanwhile, and replies only then); -ENOENT when the target left before
+	 * meanwhile, and replies only then); EMULATION_DEFER when it would wait
+	 * for an act that has ended and is not yet taken (finish()): nothing was
+	 * done, and the call is begun again once ended acts are taken; -ENOENT when the target left before
 	 * anything was done (no reply, no line); another -errno ends the run.
 	 */
 	int (*begin)(int listener, const struct seccomp_notif *req, void *call, int *wait_fd);
@@ -82,6 +84,11 @@ struct emulation {
 	 * it keeps between calls (its helpers). NULL: it keeps nothing.
 	 */
 	void (*end)(void);
+	/*
+	 * The summary's count of the helpers it kept (NULL: it keeps none):
+	 * how many started, and how many calls went to one already running.
+	 */
+	void (*helper_counts)(int64_t *started, int64_t *reused);
 	/* The strings its log line shows, as acted on (NULL where the call passed none): how many. */
 	int (*strings)(const void *call, const char *out[EMULATION_MAX_STRINGS]);
 };

@@ -309,6 +309,33 @@ static void print_emulated(FILE *out, struct table *t, const char *call,
 	table_add_note(t, note);
 }
 
+/* The helpers each emulation kept: JSON "helpers":{NAME:{"started":N,"reused":M}}, or a note of t. */
+static void print_helpers(FILE *out, struct table *t, const struct run_supervisor *s)
+{
+	bool any = false;
+
+	for (int e = 0; e < s->nemulated; e++) {
+		const struct emulation *em = s->emulated[e];
+		int64_t started, reused;
+		char note[128];
+
+		if (!em->helper_counts)
+			continue;
+		em->helper_counts(&started, &reused);
+		if (t) {
+			snprintf(note, sizeof(note), "%s helpers: %lld started, %lld calls to one already running",
+				 em->name, (long long)started, (long long)reused);
+			table_add_note(t, note);
+			continue;
+		}
+		fprintf(out, "%s\"%s\":{\"started\":%lld,\"reused\":%lld}", any ? "," : ",\"helpers\":{", em->name,
+			(long long)started, (long long)reused);
+		any = true;
+	}
+	if (any)
+		fputc('}', out);
+}
+
 static void print_summary(const struct run_supervisor *s, const struct options *o, FILE *out)
 {
 	static const char *const headers[] = { "syscall", "calls" };
@@ -327,6 +354,7 @@ static void print_summary(const struct run_supervisor *s, const struct options *
 		for (int e = 0; e < s->nemulated; e++)
 			print_emulated(out, NULL, s->emulated[e]->name, s->emulated[e]->verdict_names,
 				       s->verdicts[e]);
+		print_helpers(out, NULL, s);
 		fputs("}\n", out);
 		return;
 	}
@@ -343,6 +371,7 @@ static void print_summary(const struct run_supervisor *s, const struct options *
 	table_add(t, (const char *const[]){ "total", num });
 	for (int e = 0; e < s->nemulated; e++)
 		print_emulated(out, t, s->emulated[e]->name, s->emulated[e]->verdict_names, s->verdicts[e]);
+	print_helpers(out, t, s);
 	if (s->abandoned) {
 		char note[128];
 

@@ -214,7 +214,7 @@ static int answer_emulated(struct run_supervisor *s, struct serving *sv, int i, 
 	const char *strs[EMULATION_MAX_STRINGS];
 	int ret, nstrs;
 
-	ret = o->answered ? o->answer_ret : notif_send_emulate(s->listener, &sv->nb, req->id, 0, o->error);
+	ret = o->answered ? 0 : notif_send_emulate(s->listener, &sv->nb, req->id, 0, o->error);
 
 	if (ret == -ENOENT) {
 		s->gone++;	/* killed or interrupted meanwhile: what was done is still logged */
@@ -235,6 +235,7 @@ static int answer_emulated(struct run_supervisor *s, struct serving *sv, int i, 
 /*
  * Begins an emulated call: answered at once when decided, else kept among
  * the acting until its act ends (the supervisor serves others meanwhile).
+ * 0, -errno (the run ends), or 1 when the emulation deferred it.
  */
 static int serve_emulated(struct run_supervisor *s, struct serving *sv, const struct waiting *w)
 {
@@ -250,6 +251,8 @@ static int serve_emulated(struct run_supervisor *s, struct serving *sv, const st
 	}
 	if (ret < 0)
 		return ret;
+	if (ret == EMULATION_DEFER)
+		return 1;	/* an act it waits for has ended unheard: kept waiting, begun after it is taken */
 	if (ret == EMULATION_DECIDED)
 		return answer_emulated(s, sv, i, req, sv->call, false);
 	/* its act runs: the slot takes the call, the begun call's buffer becomes the slot's old one */
@@ -304,6 +307,8 @@ static int begin_waiting(struct run_supervisor *s, struct serving *sv)
 			}
 		}
 		ret = serve_emulated(s, sv, &sv->waiting[pick]);
+		if (ret == 1)
+			return 0;	/* deferred: the next turn's poll takes the ended act first */
 		memmove(&sv->waiting[pick], &sv->waiting[pick + 1],
 			(size_t)(sv->nwaiting - pick - 1) * sizeof(sv->waiting[0]));
 		sv->nwaiting--;

@@ -127,8 +127,14 @@ expect_eq "an absolute symlink" "$(chrooted at-cwd "evil/$name-2" c 1 5)" 0
 mkdir -m 777 "$box/ctx"
 k=knotif-ctx-$$
 on_exit "rm -f '/$k-r'"	# where a helper kept for the old root would put it
-expect_eq "six nodes, six contexts" "$(cd "$box" && "$RUN" --emulate=mknod --quiet -- \
-	"$MKNOD" contexts "$k" c 1 3 "$box/ctx" | tr '\n' ' ')" "0 0 0 0 0 0 "
+expect_eq "six nodes, six contexts" "$(cd "$box" && "$RUN" --emulate=mknod --quiet --summary --format=json -- \
+	"$MKNOD" contexts "$k" c 1 3 "$box/ctx" 2>"$TMP/ctx-summary" | tr '\n' ' ')" "0 0 0 0 0 0 "
+# three contexts (the first, fsuid 1234, the new root): three helpers; the umask, the
+# fsuid back and the chdir each went to the first one's
+case $(cat "$TMP/ctx-summary") in
+*'"helpers":{"mknod":{"started":3,"reused":3}}'*) ;;
+*) fail "helpers for six calls in three contexts: $(cat "$TMP/ctx-summary")" ;;
+esac
 ctx_node() {	# ctx_node PATH UID MODE
 	expect_eq "context node $1" "$(stat -c '%F %u %a' "$1" 2>&1)" "character special file $2 $3"
 }
