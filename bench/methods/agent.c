@@ -241,11 +241,18 @@ static int make_node(struct bench *b, struct mknod_pool *pool, int listener,
 		int64_t pool_at[POOL_AT_COUNT] = { 0 };
 		struct mknod_pool_act act = { .answer = true, .val = BENCH_MAGIC, .at = b->m->steps ? pool_at : NULL };
 
+		uint64_t made = pool->made;
+
 		ret = mknod_pool_start(pool, listener, req->id, &as, &act, why, sizeof(why));
 		if (!ret)
 			ret = mknod_pool_finish(pool, &act, why, sizeof(why));
 		*answered = act.answered;
-		if (!ret && b->m->steps)
+		/*
+		 * The steps of a helper's calls, not of its start (the first call,
+		 * in the warm-up): the helper answers before these are added, so
+		 * the target may already time the next repetition when they are
+		 */
+		if (!ret && b->m->steps && pool->made == made)
 			bench_steps_add(b, pool_at, POOL_AT_COUNT - 1);
 	}
 	if (ret == 0 && !*answered && unlink(path)) {
