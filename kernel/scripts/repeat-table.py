@@ -22,9 +22,10 @@ def table(paths):
            + " | the same in every repetition and boot |",
            "|---|" + "---|" * len(boots) + "---|"]
     for name in names:
-        cells, values = [], []
+        cells, values, every_boot_ran = [], [], True
         for b in boots:
             r = b.get(name)
+            every_boot_ran &= bool(r) and not r["error"]
             if r is None:
                 cells.append("(absent)")
             elif r["error"]:
@@ -33,8 +34,12 @@ def table(paths):
                 p50s = [it.get("p50") for it in r["iterations"]]
                 values += p50s
                 cells.append(", ".join(f"{v:,.0f}" for v in p50s))
-        ran = values and all(c not in ("(absent)",) for c in cells) and len(values) > 1
-        same = ("yes" if len(set(values)) == 1 else f"no: {min(values):,.0f}–{max(values):,.0f}") if ran else "—"
+        if not every_boot_ran or len(values) < 2:
+            same = "—"
+        elif len(set(values)) == 1:
+            same = "yes"
+        else:
+            same = f"no: {min(values):,.0f}–{max(values):,.0f}"
         out.append(f"| `{name}` | " + " | ".join(cells) + f" | {same} |")
     return "\n".join(out) + "\n"
 

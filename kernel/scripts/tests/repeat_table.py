@@ -34,9 +34,10 @@ def boot(path, rows):
 with tempfile.TemporaryDirectory() as tmp:
     a, b = os.path.join(tmp, "a.json"), os.path.join(tmp, "b.json")
     boot(a, {"x/placement:cross": [100, 100, 100], "y/placement:cross": [7, 7, 7],
-             "z/placement:cross": "unsupported: no", "w/placement:cross": [5, 5]})
+             "z/placement:cross": "unsupported: no", "w/placement:cross": [5, 5],
+             "v/placement:cross": [3, 3]})
     boot(b, {"x/placement:cross": [100, 100, 100], "y/placement:cross": [7, 9, 7],
-             "z/placement:cross": "unsupported: no"})
+             "z/placement:cross": "unsupported: no", "v/placement:cross": "failed: x"})
     r = subprocess.run([script, a, b], capture_output=True, text=True)
     check(r.returncode == 0, f"exit {r.returncode}: {r.stderr}")
     lines = {l.split("|")[1].strip(): [c.strip() for c in l.split("|")[2:-1]] for l in r.stdout.splitlines()[2:]}
@@ -44,6 +45,8 @@ with tempfile.TemporaryDirectory() as tmp:
     check(lines.get("`y/placement:cross`") == ["7, 7, 7", "7, 9, 7", "no: 7–9"], f"y: {lines}")
     check(lines.get("`z/placement:cross`") == ["unsupported: no", "unsupported: no", "—"], f"z: {lines}")
     check(lines.get("`w/placement:cross`") == ["5, 5", "(absent)", "—"], f"w: {lines}")
+    # a row that failed in one boot is not "the same" on the other boot's repetitions alone
+    check(lines.get("`v/placement:cross`") == ["3, 3", "failed: x", "—"], f"v: {lines}")
     r = subprocess.run([script, a], capture_output=True, text=True)
     check(r.returncode == 2, f"one file: exit {r.returncode}")
     r = subprocess.run([script, a, os.path.join(tmp, "missing.json")], capture_output=True, text=True)
