@@ -31,7 +31,7 @@ struct pool_request {
 	char path[PATH_MAX];
 };
 
-/* The helper, unchanged since it started: its root, credentials and cgroups are ctx's. */
+/* The context of t's thread, as helpers are compared: 0, or the errno of reading its root. */
 static int context_of(const struct as_target *t, struct mknod_context *ctx)
 {
 	struct statx stx;
@@ -221,18 +221,57 @@ static struct mknod_helper *helper_start(struct mknod_pool *p, int listener, str
 	return h;
 }
 
-/* The helper killed, reaped (1 s at most: one in an uninterruptible sleep is left), and gone from p. */
-static void helper_end(struct mknod_pool *p, struct mknod_helper *h)
+/* h gone from p, and freed */
+static void helper_forget(struct mknod_pool *p, struct mknod_helper *h)
 {
-	struct as_target_act act = { .pid = h->pid, .pidfd = h->pidfd, .fd = h->sock };
-
-	as_target_abandon(&act);	/* closes the socket, kills, reaps through the pidfd */
 	for (int i = 0; i < p->n; i++)
 		if (p->helper[i] == h) {
 			p->helper[i] = p->helper[--p->n];
 			break;
 		}
 	free(h);
+}
+
+/*
+ * A helper whose act is unheard or that died: killed, reaped (1 s at most:
+ * one in an uninterruptible sleep is left), and gone from p.
+ */
+static void helper_end(struct mknod_pool *p, struct mknod_helper *h)
+{
+	struct as_target_act act = { .pid = h->pid, .pidfd = h->pidfd, .fd = h->sock };
+
+	as_target_abandon(&act);	/* closes the socket, kills, reaps through the pidfd */
+	helper_forget(p, h);
+}
+
+/*
+ * An idle helper let go: it may have reported and not yet answered its
+ * last call, so it is never killed: its socket closes, and it exits once
+ * it has answered. With wait, reaped (1 s at most, then killed); else its
+ * exit is reaped by whoever waits for children (knotif-run's SIGCHLD), and
+ * the supervisor does not stop for it.
+ */
+static void helper_release(struct mknod_pool *p, struct mknod_helper *h, bool wait)
+{
+	bool gone = false;
+
+	close(h->sock);
+	h->sock = -1;
+	for (int i = 0; wait && h->pidfd >= 0 && !gone && i < 100; i++) {	/* 10 ms apart */
+		siginfo_t info = { .si_pid = 0 };
+
+		if (waitid(P_PIDFD, (id_t)h->pidfd, &info, WEXITED | WNOHANG))
+			gone = errno != EINTR;	/* ECHILD: reaped by another */
+		else if (!(gone = info.si_pid != 0))
+			usleep(10000);
+	}
+	if (wait && h->pidfd >= 0 && !gone) {
+		helper_end(p, h);	/* not gone in 1 s: killed, as a busy one is */
+		return;
+	}
+	if (h->pidfd >= 0)
+		close(h->pidfd);
+	helper_forget(p, h);
 }
 
 /* The least recently used idle helper, if any. */
@@ -271,19 +310,20 @@ static bool reported_of(const struct mknod_pool *p, const struct mknod_context *
 	return false;
 }
 
-/* The request to h: 0, or the errno of sending it (the helper is gone: nothing was made). */
+/*
+ * The request to h (c->path is shorter than PATH_MAX: mknod_pool_start()
+ * checked): 0, or the errno of sending it (the helper is gone: nothing was made).
+ */
 static int hand(struct mknod_helper *h, uint64_t id, const struct mknod_pool_act *act, const struct as_target *t,
 		const struct mknod_as *c)
 {
-	struct pool_request q = { .id = id, .val = act->val, .answer = act->answer, .umask = t->umask, .mode = c->mode, .major = c->major, .minor = c->minor,
-				  .has_base = t->base >= 0 };
+	struct pool_request q = { .id = id, .val = act->val, .answer = act->answer, .umask = t->umask,
+				  .mode = c->mode, .major = c->major, .minor = c->minor, .has_base = t->base >= 0 };
 	size_t len = strlen(c->path);
 	struct iovec iov = { &q, offsetof(struct pool_request, path) + len + 1 };
 	char control[CMSG_SPACE(sizeof(int))] = { 0 };
 	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
 
-	if (len >= sizeof(q.path))
-		return ENAMETOOLONG;
 	memcpy(q.path, c->path, len + 1);
 	if (q.has_base) {
 		struct cmsghdr *cm;
@@ -325,7 +365,7 @@ static struct mknod_helper *new_helper(struct mknod_pool *p, int listener, uint6
 			*ret = EAGAIN;
 			return NULL;
 		}
-		helper_end(p, idle);
+		helper_release(p, idle, false);
 	}
 	h = helper_start(p, listener, t, &ctx, why, why_len);
 	*ret = h ? 0 : EIO;
@@ -343,6 +383,10 @@ int mknod_pool_start(struct mknod_pool *p, int listener, uint64_t id, const stru
 	act->helper = NULL;
 	act->fd = -1;
 	act->answered = false;
+	if (strlen(c->path) >= PATH_MAX) {
+		snprintf(why, why_len, "a path of PATH_MAX bytes or more");
+		return ENAMETOOLONG;
+	}
 	if (act->at)
 		act->at[POOL_AT_START] = now_ns();
 	/* its mount namespace only when a helper must start: a mount belongs to one, and the root names it */
@@ -365,11 +409,6 @@ int mknod_pool_start(struct mknod_pool *p, int listener, uint64_t id, const stru
 		if (act->at)
 			act->at[POOL_AT_TAKEN] = now_ns();
 		ret = hand(h, id, act, &t, c);
-		if (ret == ENAMETOOLONG) {
-			snprintf(why, why_len, "a path of PATH_MAX bytes or more");
-			as_target_close(&t);
-			return ret;
-		}
 		if (ret)
 			helper_end(p, h);	/* it died idle (its cgroup's OOM killer, say): nothing was made */
 		else
@@ -382,7 +421,7 @@ int mknod_pool_start(struct mknod_pool *p, int listener, uint64_t id, const stru
 		if (h && (ret = hand(h, id, act, &t, c))) {
 			snprintf(why, why_len, "handing the node to a new helper: %s", strerror(ret));
 			helper_end(p, h);
-			ret = ret == ENAMETOOLONG ? ret : EIO;
+			ret = EIO;
 		}
 	}
 	as_target_close(&t);	/* the helper has its own: it started with them, or was sent the base */
@@ -423,11 +462,11 @@ int mknod_pool_finish(struct mknod_pool *p, struct mknod_pool_act *act, char *wh
 		snprintf(why, why_len, "%s: %s", r.why, strerror(r.error));
 	h->busy = false;
 	if (r.ending)
-		helper_end(p, h);
+		helper_release(p, h, false);	/* it exits after its answer */
 	for (int i = 0; i < p->n; i++)
 		idle += !p->helper[i]->busy;
 	if (idle > MKNOD_POOL_IDLE)
-		helper_end(p, oldest_idle(p));
+		helper_release(p, oldest_idle(p), false);
 	return r.error;
 }
 
@@ -441,6 +480,12 @@ void mknod_pool_abandon(struct mknod_pool *p, struct mknod_pool_act *act)
 
 void mknod_pool_end(struct mknod_pool *p)
 {
-	while (p->n)
-		helper_end(p, p->helper[p->n - 1]);
+	while (p->n) {
+		struct mknod_helper *h = p->helper[p->n - 1];
+
+		if (h->busy)
+			helper_end(p, h);
+		else
+			helper_release(p, h, true);
+	}
 }

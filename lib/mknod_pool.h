@@ -91,9 +91,10 @@ struct mknod_pool_act {
 /*
  * Takes the thread's context (as mknod_as()) and hands the node to a
  * helper of that context, started if none is idle (it keeps listener, to
- * answer). 0 with act set;
- * mknod_as()'s errno before any act, with why (EAGAIN: MKNOD_POOL_MAX
- * helpers busy); -ENOENT when notification id went away (nothing made);
+ * answer). 0 with act set; else the errno the call should get, with why:
+ * mknod_as()'s (the dirfd, /proc), EIO when no helper could start or
+ * take it (nothing made), EAGAIN when MKNOD_POOL_MAX helpers are busy;
+ * -ENOENT when notification id went away (nothing made);
  * -EAGAIN, nothing done, when a busy helper of the context has reported
  * and is not yet finished (mknod_pool_finish()): start the call again
  * after finishing it, and that helper takes it.
@@ -104,12 +105,17 @@ int mknod_pool_start(struct mknod_pool *p, int listener, uint64_t id, const stru
 /*
  * The act's outcome once act->fd is readable (waits otherwise, as long as
  * the act takes): 0, or its errno with why; EIO when the helper died
- * without a word (what it did is not known). The helper is idle again.
+ * without a word (what it did is not known). The helper is idle again,
+ * unless it died or could not become the thread (then it is let go).
  */
 int mknod_pool_finish(struct mknod_pool *p, struct mknod_pool_act *act, char *why, size_t why_len);
 /* Gives the act up unheard: its helper is killed (reaped within 1 s when it goes). */
 void mknod_pool_abandon(struct mknod_pool *p, struct mknod_pool_act *act);
-/* Ends every helper (idle ones see their socket close and exit; busy ones are killed). */
+/*
+ * Ends every helper: an idle one sees its socket close and exits once it
+ * has answered its last call (reaped, 1 s at most, then killed); a busy one
+ * is killed.
+ */
 void mknod_pool_end(struct mknod_pool *p);
 
 #endif

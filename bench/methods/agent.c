@@ -85,7 +85,7 @@ enum answer_write { WRITE_NONE, WRITE_VM, WRITE_MEM };
 struct agent_variant {
 	enum path_read read;
 	bool id_valid;
-	bool make_node;			/* lib/mknod_as.c, then unlink */
+	bool make_node;			/* the node made (by the variant's way), then removed */
 	bool pool;			/* through lib/mknod_pool.h's helpers */
 	bool exec;			/* the per-call helper execs /proc/self/exe */
 	bool by_root;			/* the supervisor makes it itself (no helper, no target context) */
@@ -96,7 +96,7 @@ struct agent_variant {
 struct agent_state {
 	int sock[2];			/* target -> supervisor: the listener */
 	char dir[64];			/* a private folder (mkdtemp), removed at the end */
-	char path[AGENT_PATH_MAX];	/* dir/null: made only by agent/mknod-fork, and removed */
+	char path[AGENT_PATH_MAX];	/* dir/null: made by the node rows, and removed */
 	struct sysinfo answer;		/* the target's buffer in the write rows */
 };
 

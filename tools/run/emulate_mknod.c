@@ -144,7 +144,7 @@ static int begin(int listener, const struct seccomp_notif *req, void *call, int 
 			*wait_fd = c->act.fd;
 			return EMULATION_ACTING;
 		}
-		c->out.error = ret;	/* refused before any helper: the dirfd, /proc */
+		c->out.error = ret;	/* nothing made: the dirfd, /proc, or no helper could take it */
 	}
 	return EMULATION_DECIDED;
 }
