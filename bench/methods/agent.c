@@ -95,7 +95,7 @@ struct agent_variant {
 
 struct agent_state {
 	int sock[2];			/* target -> supervisor: the listener */
-	char dir[64];			/* a private folder (mkdtemp), removed at the end */
+	char dir[AGENT_PATH_MAX - 8];	/* a private folder (mkdtemp in $TMPDIR or /tmp), removed at the end */
 	char path[AGENT_PATH_MAX];	/* dir/null: made by the node rows, and removed */
 	struct sysinfo answer;		/* the target's buffer in the write rows */
 };
@@ -110,10 +110,16 @@ static const struct agent_variant *variant(const struct bench *b)
 static int sup_prepare(struct bench *b)
 {
 	struct agent_state *s = b->state;
+	const char *tmp = getenv("TMPDIR");
+	int n;
 
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, s->sock))
 		return -errno;
-	snprintf(s->dir, sizeof(s->dir), "/tmp/knotif-agent.XXXXXX");
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	n = snprintf(s->dir, sizeof(s->dir), "%s/knotif-agent.XXXXXX", tmp);
+	if (n < 0 || (size_t)n >= sizeof(s->dir))
+		return -ENAMETOOLONG;
 	if (!mkdtemp(s->dir))
 		return -errno;
 	snprintf(s->path, sizeof(s->path), "%s/null", s->dir);

@@ -11,10 +11,10 @@ act) sum to less than the mean round trip. A row without steps (agent/mknod-root
 native row makes and removes its node (the check passes) and leaves none.
 Needs root (the rows make device nodes).
 """
-import glob
 import json
 import os
 import subprocess
+import tempfile
 
 from testlib import check, fail, finish, skip
 
@@ -25,10 +25,12 @@ STEPS = ["take", "pipe", "fork", "pdeath", "cgroups", "setns", "chroot", "creds"
 
 if os.geteuid() != 0:
     skip("the node rows need root (CAP_MKNOD, CAP_SYS_ADMIN)")
-before = set(glob.glob("/tmp/knotif-agent.*"))
+# a folder of its own: other benches running beside this test make theirs in /tmp
+tmp = tempfile.mkdtemp(prefix="agent-steps.")
 r = subprocess.run([BENCH, "--samples=200", "--benchmark_repetitions=2", "--placement=same",
                     "--benchmark_filter=^agent/(mknod-fork|mknod-pool|mknod-root|native-mknodat)/placement:same$",
-                    "--benchmark_format=json"], capture_output=True, text=True, timeout=110)
+                    "--benchmark_format=json"], capture_output=True, text=True, timeout=110,
+                   env=dict(os.environ, TMPDIR=tmp))
 if r.returncode != 0:
     fail(f"knotif-bench exited {r.returncode}: {r.stderr.strip()[-300:]}")
 rows = json.loads(r.stdout)["benchmarks"]
@@ -62,6 +64,8 @@ check_steps("agent/mknod-fork", STEPS, len(STEPS))
 check_steps("agent/mknod-pool", POOL_STEPS, 3)
 for row in by.get("agent/mknod-root", []):
     check(not [k for k in row if k.startswith("step:")], "agent/mknod-root carries step counters")
-check(set(glob.glob("/tmp/knotif-agent.*")) == before,
-      f"left behind: {sorted(set(glob.glob('/tmp/knotif-agent.*')) - before)}")
+left = os.listdir(tmp)
+check(not left, f"left behind in TMPDIR: {left}")
+if not left:
+    os.rmdir(tmp)
 finish()
