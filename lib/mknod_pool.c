@@ -372,6 +372,41 @@ static struct mknod_helper *new_helper(struct mknod_pool *p, int listener, uint6
 	return h;
 }
 
+/* The call's thread, taken (t open) and its context: as mknod_pool_start() returns, t closed unless 0. */
+static int take_context(int listener, uint64_t id, const struct mknod_as *c, struct as_target *t,
+			struct mknod_context *ctx, char *why, size_t why_len)
+{
+	int ret;
+
+	if (strlen(c->path) >= PATH_MAX) {
+		snprintf(why, why_len, "a path of PATH_MAX bytes or more");
+		return ENAMETOOLONG;
+	}
+	/* its mount namespace only when a helper must start: a mount belongs to one, and the root names it */
+	t->no_mntns = true;
+	ret = as_target_take(t, listener, id, c->tid, c->dirfd, c->path, why, why_len);
+	if (ret)
+		return ret;
+	ret = context_of(t, ctx);
+	if (ret) {
+		snprintf(why, why_len, "the target's root: %s", strerror(ret));
+		as_target_close(t);
+		return EIO;
+	}
+	return 0;
+}
+
+int mknod_pool_context(int listener, uint64_t id, const struct mknod_as *c, struct mknod_context *ctx,
+		       char *why, size_t why_len)
+{
+	struct as_target t = AS_TARGET_INIT;
+	int ret = take_context(listener, id, c, &t, ctx, why, why_len);
+
+	if (!ret)
+		as_target_close(&t);
+	return ret;
+}
+
 int mknod_pool_start(struct mknod_pool *p, int listener, uint64_t id, const struct mknod_as *c,
 		     struct mknod_pool_act *act, char *why, size_t why_len)
 {
@@ -383,23 +418,11 @@ int mknod_pool_start(struct mknod_pool *p, int listener, uint64_t id, const stru
 	act->helper = NULL;
 	act->fd = -1;
 	act->answered = false;
-	if (strlen(c->path) >= PATH_MAX) {
-		snprintf(why, why_len, "a path of PATH_MAX bytes or more");
-		return ENAMETOOLONG;
-	}
 	if (act->at)
 		act->at[POOL_AT_START] = now_ns();
-	/* its mount namespace only when a helper must start: a mount belongs to one, and the root names it */
-	t.no_mntns = true;
-	ret = as_target_take(&t, listener, id, c->tid, c->dirfd, c->path, why, why_len);
+	ret = take_context(listener, id, c, &t, &ctx, why, why_len);
 	if (ret)
 		return ret;
-	ret = context_of(&t, &ctx);
-	if (ret) {
-		snprintf(why, why_len, "the target's root: %s", strerror(ret));
-		as_target_close(&t);
-		return EIO;
-	}
 	h = idle_of(p, &ctx);
 	if (!h && reported_of(p, &ctx)) {
 		as_target_close(&t);

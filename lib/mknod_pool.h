@@ -71,6 +71,16 @@ enum mknod_pool_moment {
 };
 
 /*
+ * What mknod_pool_start() does before it chooses a helper: the thread's
+ * context taken from /proc (as_target_take(), ID_VALID checked) into ctx.
+ * 0, or the errno mknod_pool_start() would return. knotif-bench's
+ * agent/mknod-root/context prices it: the part of every call no kept
+ * helper saves.
+ */
+int mknod_pool_context(int listener, uint64_t id, const struct mknod_as *c, struct mknod_context *ctx,
+		       char *why, size_t why_len);
+
+/*
  * A call handed to a helper: its outcome once fd is readable. With answer
  * set, the helper answers the notification itself once the node is made
  * or refused (the call returns val, or fails with the act's errno): the

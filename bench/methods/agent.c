@@ -27,6 +27,11 @@
  *   agent/mknod-root         read-vm/id-valid, then the supervisor makes the
  *                            node itself, as root where it stands, and removes
  *                            it: the work no emulation can skip (its limit)
+ *   agent/mknod-root/context mknod-root, after taking the thread's context from
+ *                            /proc as the pool does every call (mknod_pool_context()):
+ *                            the floor of any way that checks the context per call
+ *                            and acts where the supervisor stands (a helper's hop,
+ *                            and its act, come on top)
  *   agent/native-mknodat     no interception: the target (root) makes the node
  *                            and removes it, as the host does it
  *
@@ -89,6 +94,7 @@ struct agent_variant {
 	bool pool;			/* through lib/mknod_pool.h's helpers */
 	bool exec;			/* the per-call helper execs /proc/self/exe */
 	bool by_root;			/* the supervisor makes it itself (no helper, no target context) */
+	bool context;			/* by_root, after taking the thread's context as the pool does */
 	bool native;			/* no interception: the target makes and removes it */
 	enum answer_write write;	/* the target traps sysinfo: the answer written so */
 };
@@ -236,9 +242,14 @@ static int make_node(struct bench *b, struct mknod_pool *pool, int listener,
 	int ret = 0;
 
 	if (v->by_root) {
-		ret = mknodat(AT_FDCWD, path, as.mode, makedev(as.major, as.minor)) ? errno : 0;
-		if (ret)
+		struct mknod_context ctx;
+
+		if (v->context)
+			ret = mknod_pool_context(listener, req->id, &as, &ctx, why, sizeof(why));
+		if (!ret && mknodat(AT_FDCWD, path, as.mode, makedev(as.major, as.minor))) {
+			ret = errno;
 			snprintf(why, sizeof(why), "mknodat: %s", strerror(ret));
+		}
 	} else if (v->exec)
 		ret = mknod_as_exec(listener, req->id, &as, "/proc/self/exe", why, sizeof(why));
 	else if (!v->pool)
@@ -410,6 +421,8 @@ const struct method *const agent_methods[] = {
 		   .make_node = true, .pool = true),
 	AGENT("agent/mknod-root", FEAT_AS_TARGET, .read = READ_VM, .id_valid = true, .make_node = true,
 	      .by_root = true),
+	AGENT("agent/mknod-root/context", FEAT_AS_TARGET, .read = READ_VM, .id_valid = true, .make_node = true,
+	      .by_root = true, .context = true),
 	AGENT_KIND("agent/native-mknodat", KIND_IN_KERNEL, FEAT_AS_TARGET, NULL, .native = true),
 	AGENT("agent/write-vm", FEAT_COUNT, .write = WRITE_VM),
 	AGENT("agent/write-mem", FEAT_COUNT, .write = WRITE_MEM),

@@ -10,6 +10,9 @@ rounds; each row's p50 is the median of its rounds' medians):
     removed as root where the supervisor stands (agent/mknod-root, measured
     whole), and the same limit summed from its parts (agent/read-vm/id-valid
     + agent/native-mknodat), each row as a multiple of both;
+  - what taking the thread's context each call adds to that limit
+    (agent/mknod-root/context - agent/mknod-root), and the pool as a
+    multiple of that floor;
   - the steps of each row that times them (step:<name>_ns: agent/mknod-pool,
     lib/mknod_pool.h's moments; agent/mknod-fork, lib/as_target.h's): the
     mean per call of each, its share of their sum, and the sum beside the
@@ -28,6 +31,9 @@ import gbrows  # noqa: E402
 
 LIMIT_WHOLE = "agent/mknod-root"
 LIMIT_PARTS = ("agent/read-vm/id-valid", "agent/native-mknodat")
+# the limit with the thread's context taken each call, as knotif-run's pool takes it
+FLOOR_CHECKED = "agent/mknod-root/context"
+POOL = "agent/mknod-pool"
 
 
 def collect(paths):
@@ -74,6 +80,15 @@ def table(paths):
         out.append(f"| `{m}` | {us(med[m])} | {r1} | {r2} |")
     for m, msg in sorted(errors.items()):
         out.append(f"| `{m}` | {msg} | | |")
+    if whole and FLOOR_CHECKED in med:
+        floor = med[FLOOR_CHECKED]
+        out.append("")
+        line = (f"Taking the thread's context each call, as knotif-run does (`{FLOOR_CHECKED}`), "
+                f"adds {us(floor - whole)} µs to the limit: a way that checks it per call "
+                f"costs at least {floor / whole:.2f}× the limit")
+        if POOL in med:
+            line += f"; `{POOL}` is {med[POOL] / floor:.2f}× that floor"
+        out.append(line + ".")
     for m in sorted(steps, key=lambda m: med.get(m, 0)):
         s = {k: statistics.median(v) for k, v in steps[m].items()}
         total = sum(s.values())

@@ -7,7 +7,7 @@ their order, none negative, and in every repetition they sum to less than
 the mean round trip (they are one call's parts, timed inside it: this holds
 on any host). agent/mknod-pool carries its four (lib/mknod_pool.h's), in
 order, none negative, and the ones before its helper answers (take, hand,
-act) sum to less than the mean round trip. A row without steps (agent/mknod-root) carries none. The
+act) sum to less than the mean round trip. Rows without steps (agent/mknod-root and its /context) carry none. The
 native row makes and removes its node (the check passes) and leaves none.
 Needs root (the rows make device nodes).
 """
@@ -28,7 +28,7 @@ if os.geteuid() != 0:
 # a folder of its own: other benches running beside this test make theirs in /tmp
 tmp = tempfile.mkdtemp(prefix="agent-steps.")
 r = subprocess.run([BENCH, "--samples=200", "--benchmark_repetitions=2", "--placement=same",
-                    "--benchmark_filter=^agent/(mknod-fork|mknod-pool|mknod-root|native-mknodat)/placement:same$",
+                    "--benchmark_filter=^agent/(mknod-fork|mknod-pool|mknod-root|mknod-root/context|native-mknodat)/placement:same$",
                     "--benchmark_format=json"], capture_output=True, text=True, timeout=110,
                    env=dict(os.environ, TMPDIR=tmp))
 if r.returncode != 0:
@@ -37,7 +37,8 @@ rows = json.loads(r.stdout)["benchmarks"]
 by = {}
 for row in rows:
     by.setdefault(row["run_name"].split("/placement:")[0], []).append(row)
-for name in ("agent/mknod-fork", "agent/mknod-pool", "agent/mknod-root", "agent/native-mknodat"):
+for name in ("agent/mknod-fork", "agent/mknod-pool", "agent/mknod-root", "agent/mknod-root/context",
+             "agent/native-mknodat"):
     check(name in by and not any(x.get("error_occurred") for x in by[name]),
           f"{name}: no rows, or an error: {[x.get('error_message') for x in by.get(name, [])]}")
 
@@ -62,8 +63,9 @@ def check_steps(name, steps, timed):
 check_steps("agent/mknod-fork", STEPS, len(STEPS))
 # the pool's helper answers after its report: the steps before the answer are inside the round trip
 check_steps("agent/mknod-pool", POOL_STEPS, 3)
-for row in by.get("agent/mknod-root", []):
-    check(not [k for k in row if k.startswith("step:")], "agent/mknod-root carries step counters")
+for name in ("agent/mknod-root", "agent/mknod-root/context"):
+    for row in by.get(name, []):
+        check(not [k for k in row if k.startswith("step:")], f"{name} carries step counters")
 left = os.listdir(tmp)
 check(not left, f"left behind in TMPDIR: {left}")
 if not left:

@@ -3,7 +3,8 @@
 """
 bench/scripts/agent-table.py on two made-up runs: each row's p50 is the
 median of the runs' medians, the ratios are to agent/mknod-root and to
-agent/read-vm/id-valid + agent/native-mknodat, mknod-fork's steps are the
+agent/read-vm/id-valid + agent/native-mknodat, the floor line (context
+taken per call) says what it adds and the pool against it, mknod-fork's steps are the
 median of the runs' step means with their shares, a failed row is listed
 with its error, and runs at two placements are refused.
 """
@@ -30,6 +31,8 @@ def run_doc(scale, place="same", fail=False):
     rows = [row(f"agent/read-vm/id-valid/placement:{place}", 8000 * scale, 8500),
             row(f"agent/native-mknodat/placement:{place}", 12000 * scale, 13000),
             row(f"agent/mknod-root/placement:{place}", 25000 * scale, 26000),
+            row(f"agent/mknod-root/context/placement:{place}", 50000 * scale, 51000),
+            row(f"agent/mknod-pool/placement:{place}", 75000 * scale, 76000),
             row(f"agent/mknod-fork/placement:{place}", 400000 * scale, 410000 * scale, **steps)]
     if fail:
         rows.append({"name": f"agent/mknod-exec/placement:{place}", "run_name": f"agent/mknod-exec/placement:{place}",
@@ -54,6 +57,8 @@ check("3 run(s)" in out, "the run count")
 # medians of 1x, 2x, 1.5x: 1.5x; ratios are scale-free
 check("| `agent/mknod-fork` | 600.0 | 16.00 | 20.00 |" in out, f"the fork row: {out}")
 check("| `agent/mknod-root` | 37.5 | 1.00 | 1.25 |" in out, "the root row")
+check("adds 37.5 µs to the limit: a way that checks it per call costs at least 2.00× the limit; "
+      "`agent/mknod-pool` is 1.50× that floor." in out, f"the floor line: {out}")
 check("| `agent/mknod-exec` | unsupported: no root | | |" in out, "the failed row")
 check("| take | 15.0 | 25.0% |" in out and "| fork | 45.0 | 75.0% |" in out, "the steps and their shares")
 check("| **the steps** | **60.0** | 100% |" in out, "the steps' sum")
