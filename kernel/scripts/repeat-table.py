@@ -1,12 +1,15 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""repeat-table.py BOOT.json BOOT.json...: does a guest run repeat?
+"""repeat-table.py BOOT BOOT...: does a guest run repeat?
 
 From two or more Google Benchmark files of the same command in the same
 kernel under -icount (make -f Makefile.kernel vm-gb, one a boot), a markdown
 table: per row, every repetition's p50 in each boot, and whether all of them
 are the same instruction count. Rows that did not run in a boot show its
-error. Exit 0; 1 when a file cannot be read; 2 on usage.
+error. A BOOT is such a file, or AB.json:KERNEL, the knotif-bench run of
+one kernel (stock or patched) in a vm-bench A/B file (ab-icount.json), so
+that two vm-bench runs are compared kernel by kernel. Exit 0; 1 when a file
+cannot be read or holds no such kernel; 2 on usage.
 """
 import os
 import sys
@@ -15,8 +18,20 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import gbrows  # noqa: E402
 
 
+def load_boot(spec):
+    """A Google Benchmark document: BOOT.json, or AB.json:KERNEL (its knotif-bench run)."""
+    path, _, kernel = spec.rpartition(":") if spec.endswith((":stock", ":patched")) else (spec, "", "")
+    doc = gbrows.load(path)
+    if not kernel:
+        return doc
+    try:
+        return doc[kernel]["results"]["knotif-bench.json"]
+    except (KeyError, TypeError):
+        raise ValueError(f"{path}: no knotif-bench run of the {kernel} kernel (not a vm-bench A/B file?)")
+
+
 def table(paths):
-    boots = [gbrows.runs(gbrows.load(p)) for p in paths]
+    boots = [gbrows.runs(load_boot(p)) for p in paths]
     names = list(dict.fromkeys(n for b in boots for n in b))
     out = ["| row | " + " | ".join(f"boot {i + 1}: p50 of each repetition" for i in range(len(boots)))
            + " | the same in every repetition and boot |",
@@ -46,7 +61,7 @@ def table(paths):
 
 if __name__ == "__main__":
     if len(sys.argv) < 3:
-        print("usage: repeat-table.py BOOT.json BOOT.json...", file=sys.stderr)
+        print("usage: repeat-table.py BOOT.json|AB.json:stock|AB.json:patched (two or more)", file=sys.stderr)
         sys.exit(2)
     try:
         sys.stdout.write(table(sys.argv[1:]))
