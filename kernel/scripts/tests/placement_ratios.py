@@ -1,0 +1,57 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""placement-ratios.py on made-up runs: the guest's ratio is the median of
+every boot's repetitions at cross over the same at same; the host's is the
+median of the rounds' own ratios, with their range, and the last column
+divides the two; a row missing from a group is named as left out; an empty
+group is exit 2, an unreadable file 1.
+Usage: placement_ratios.py SOURCE_DIR"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+from testlib import check, finish
+
+script = os.path.join(sys.argv[1], "kernel", "scripts", "placement-ratios.py")
+
+
+def doc(path, rows):
+    """rows: name -> [p50 of each repetition]"""
+    bench = []
+    for name, p50s in rows.items():
+        for i, p in enumerate(p50s):
+            bench.append({"name": name, "run_name": name, "run_type": "iteration", "repetition_index": i,
+                          "repetitions": len(p50s), "p50": p})
+        bench.append({"name": name + "_median", "run_name": name, "run_type": "aggregate",
+                      "aggregate_name": "median", "repetitions": len(p50s), "p50": sorted(p50s)[len(p50s) // 2]})
+    with open(path, "w") as f:
+        json.dump({"context": {}, "benchmarks": bench}, f)
+    return path
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    j = lambda n: os.path.join(tmp, n)  # noqa: E731
+    gs = [doc(j("gs1.json"), {"u/placement:same": [1000, 1000, 1000], "p/placement:same": [500, 500, 500]})]
+    gc = [doc(j("gc1.json"), {"u/placement:cross": [2000, 2000, 2000], "p/placement:cross": [900, 900, 900]}),
+          doc(j("gc2.json"), {"u/placement:cross": [2000, 2000, 2000], "p/placement:cross": [900, 900, 900]})]
+    # host rounds, ns: u's ratios 3.0, 4.0, 5.0 (median 4.0); p in one round only
+    host = [doc(j("h1.json"), {"u/placement:same": [10000], "u/placement:cross": [30000],
+                               "p/placement:same": [5000], "p/placement:cross": [6000]}),
+            doc(j("h2.json"), {"u/placement:same": [10000], "u/placement:cross": [40000]}),
+            doc(j("h3.json"), {"u/placement:same": [10000], "u/placement:cross": [50000],
+                               "x/placement:same": [1], "x/placement:cross": [2]})]
+    r = subprocess.run([script, "--guest-same"] + gs + ["--guest-cross"] + gc + ["--host"] + host,
+                       capture_output=True, text=True)
+    check(r.returncode == 0, f"exit {r.returncode}: {r.stderr}")
+    check("| `u` | 1,000 | 2,000 | 2.00 | 10.00 | 40.00 | 4.00 (3.00–5.00) | 2.00 |" in r.stdout, f"u: {r.stdout}")
+    check("| `p` | 500 | 900 | 1.80 | 5.00 | 6.00 | 1.20 (1.20–1.20) | 0.67 |" in r.stdout, f"p: {r.stdout}")
+    check("Not in every group (left out): `x`." in r.stdout, f"x: {r.stdout}")
+    check("1 boot(s) at placement same, 2 at cross" in r.stdout and "3 round(s)" in r.stdout, "the counts")
+    r = subprocess.run([script, "--guest-same"] + gs + ["--host"] + host, capture_output=True, text=True)
+    check(r.returncode == 2, f"no cross group: exit {r.returncode}")
+    r = subprocess.run([script, "--guest-same", j("missing.json"), "--guest-cross"] + gc + ["--host"] + host,
+                       capture_output=True, text=True)
+    check(r.returncode == 1 and r.stderr.startswith("placement-ratios: "), f"a missing file: {r.returncode} {r.stderr}")
+finish()
