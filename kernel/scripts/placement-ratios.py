@@ -10,7 +10,9 @@ boots repeat to the instruction, see repeat-table.py) and on the host
 (each --host file is one knotif-bench run holding both placements, the two
 run back to back: a round's ratio is taken within it, and the table gives
 the median round's ratio and the range over rounds, so a slow minute of
-the host moves one round, not one placement). Which way the two ratios
+the host moves one round, not one placement). Beside each ratio, what cross
+placement adds (cross - same): on both sides it is near one constant for
+every method, the cost of the two wake-ups that cross CPUs. Which way the two ratios
 point is written out: the guest's count has no cache-line transfer, IPI
 latency or idle-exit cost (kernel/README.md), so where the host's cross
 placement costs more than the guest's, those are what the host adds.
@@ -53,23 +55,32 @@ def host_rounds(paths):
     return out
 
 
+def spread(median, values):
+    """the median, and the range after it when the values differ"""
+    lo, hi = min(values), max(values)
+    return f"{median:,.0f}" if lo == hi else f"{median:,.0f} ({lo:,.0f}–{hi:,.0f})"
+
+
 def table(a):
     same, cross = p50s(a.guest_same, "same"), p50s(a.guest_cross, "cross")
     host = host_rounds(a.host)
     methods = [m for m in same if m in cross and m in host]
     out = [f"Guest: {len(a.guest_same)} boot(s) at placement same, {len(a.guest_cross)} at cross "
-           f"(p50 in instructions); host: {len(a.host)} round(s), each both placements (p50 in µs).", "",
-           "| row | guest same | guest cross | guest cross/same | host same µs | host cross µs "
-           "| host cross/same (rounds' range) | host ÷ guest ratio |",
-           "|---|---:|---:|---:|---:|---:|---:|---:|"]
+           f"(p50 in instructions; a range after it where repetitions differ); host: {len(a.host)} "
+           f"round(s), each both placements (p50 in µs; the median round and the rounds' range).", "",
+           "| row | guest same | guest cross | guest cross/same | guest cross − same "
+           "| host same µs | host cross µs | host cross/same | host cross − same µs | host ÷ guest ratio |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for m in methods:
         gs, gc = statistics.median(same[m]), statistics.median(cross[m])
         ratios = sorted(c / s for s, c in host[m])
+        adds = sorted((c - s) / 1000 for s, c in host[m])
         hs = statistics.median(s for s, _ in host[m]) / 1000
         hc = statistics.median(c for _, c in host[m]) / 1000
         hr = statistics.median(ratios)
-        out.append(f"| `{m}` | {gs:,.0f} | {gc:,.0f} | {gc / gs:.2f} | {hs:,.2f} | {hc:,.2f} "
-                   f"| {hr:.2f} ({ratios[0]:.2f}–{ratios[-1]:.2f}) | {hr / (gc / gs):.2f} |")
+        out.append(f"| `{m}` | {spread(gs, same[m])} | {spread(gc, cross[m])} | {gc / gs:.2f} | {gc - gs:+,.0f} "
+                   f"| {hs:,.2f} | {hc:,.2f} | {hr:.2f} ({ratios[0]:.2f}–{ratios[-1]:.2f}) "
+                   f"| {statistics.median(adds):+,.1f} ({adds[0]:+,.1f}–{adds[-1]:+,.1f}) | {hr / (gc / gs):.2f} |")
     missing = sorted((set(same) | set(cross) | set(host)) - set(methods))
     if missing:
         out += ["", "Not in every group (left out): " + ", ".join(f"`{m}`" for m in missing) + "."]
