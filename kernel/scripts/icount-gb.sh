@@ -151,6 +151,10 @@ cat "$initramfs" "$tmp/overlay.cpio.gz" > "$tmp/initramfs.cpio.gz"
 
 rc=0
 VM_PLACEMENT=$placement "$here/vm-run.sh" gb "$image" "$tmp/initramfs.cpio.gz" "$run_dir" "$label" /dev/null || rc=$?
+if [ $rc = 3 ]; then
+	echo "icount-gb: $label did not boot: $(sed -n 's/^boot_failed: //p' "$run_dir/meta.txt") (console: $run_dir/console.log)" >&2
+	exit 1
+fi
 if [ ! -s "$run_dir/gb.json" ]; then
 	echo "icount-gb: the command wrote no JSON in the guest; the end of its console:" >&2
 	tail -20 "$run_dir/console.log" | sed 's/^/  /' >&2

@@ -20,7 +20,11 @@ values, and a row whose repetitions disagree is one whose round trips split
 between paths in other shares. Each mode is given with its share, and each
 repetition with its share of slow paths (10% or more over the fastest mode)
 beside its preemptions per round trip (procfs' involuntary switches: the wake-up that preempts the
-waker takes another path), so the cause is shown beside the effect. Reports
+waker takes another path), so the cause is shown beside the effect. A kernel
+that did not boot (meta.txt's boot_failed: vm-run.sh's boot watchdog, e.g.
+Debian's 6.1 with two vCPUs under -icount) has "did not boot" in each of its
+cells and a line saying where its console stopped. The placement (meta.txt)
+is in the heading: same is one vCPU, cross and free two. Reports
 only: nothing here fails a build.
 
 Usage: matrix-table.py OUT NAME=DIR [NAME=DIR...]"""
@@ -153,7 +157,7 @@ def kernel_rows(name, d):
     return meta, out
 
 
-def markdown(kernels, rows):
+def markdown(kernels, rows, unbooted=()):
     names = [k for k, _ in kernels]
     by = {(r["run_name"], r["kernel"]): r for r in rows}
     methods = list(dict.fromkeys(r["run_name"] for r in rows))
@@ -163,7 +167,9 @@ def markdown(kernels, rows):
         cells = []
         for k in names:
             r = by.get((m, k))
-            if r is None:
+            if k in unbooted:
+                cells.append("did not boot")
+            elif r is None:
                 cells.append("—")
             elif r.get("error_occurred"):
                 msg = r["error_message"]
@@ -214,20 +220,31 @@ def main():
         context["kernels"][name] = {"label": meta.get("label"), "kernel_version": meta.get("kernel_version"),
                                     "bzimage_sha256": meta.get("bzimage_sha256"),
                                     "qemu_args": meta.get("qemu_args"), "vm_seconds": meta.get("vm_seconds"),
-                                    "kernel_log": meta["kernel_log"]}
+                                    "kernel_log": meta["kernel_log"], "placement": meta.get("placement", "same")}
+        if "boot_failed" in meta:
+            context["kernels"][name]["boot_failed"] = meta["boot_failed"]
         rows += krows
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "matrix.json"), "w") as f:
         json.dump({"context": context, "benchmarks": rows}, f, indent=1)
         f.write("\n")
     noisy = sum(1 for r in rows if r.get("cv_percent", 0) > CV_NOISY)
+    placements = sorted({v["placement"] for v in context["kernels"].values()})
+    vcpus = "one vCPU" if placements == ["same"] else "two vCPUs"
+    make = "make -f Makefile.kernel vm-matrix" + ("" if placements == ["same"] else
+                                                   " PLACEMENT=" + ",".join(placements))
+    unbooted = {k: v["boot_failed"] for k, v in context["kernels"].items() if "boot_failed" in v}
     with open(os.path.join(out, "matrix.md"), "w") as f:
-        f.write(f"Every method under `-icount shift=0,sleep=off`, one vCPU, on each kernel "
-                f"(`make -f Makefile.kernel vm-matrix`, {context['date'][:10]}): p50 instructions, the median "
+        f.write(f"Every method under `-icount shift=0,sleep=off`, {vcpus}, placement "
+                f"{', '.join(placements)}, on each kernel "
+                f"(`{make}`, {context['date'][:10]}): p50 instructions, the median "
                 f"of the repetitions' p50, and ×floor. † marks a row whose repetitions disagree by more "
                 f"than {CV_NOISY}% (cv shown; {noisy} here): each repetition's p50 is in matrix.json. "
                 f"Instructions are not cycles: a serialising or microcoded instruction counts once.\n\n")
-        f.write(markdown(kernels, rows) + "\n")
+        f.write(markdown(kernels, rows, unbooted) + "\n")
+        for k, where in unbooted.items():
+            where = where.replace("`", "'")  # console text, inside a code span
+            f.write(f"\n{k} did not boot at this placement: its console stops at `{where}`.\n")
         f.write(modes_section(kernels, rows))
         f.write("\nKernels: " + "; ".join(f"{k}: {v['label']}, `{(v['kernel_version'] or '?').split(' ')[0]}`"
                                          for k, v in context["kernels"].items()) + ".\n")

@@ -6,9 +6,14 @@
 # Boot BZIMAGE under QEMU with INITRAMFS (kernel/vm/init) in MODE (test,
 # bench, matrix, contention, gb or profile). The console goes to OUTDIR/console.log; TAP lines are echoed here.
 # Exits non-zero on any "not ok", a missing end marker (crash, hang, timeout)
-# or a non-zero guest status. Bench JSON (guest ttyS1) is split into OUTDIR.
+# or a non-zero guest status; 3 when the kernel never reached the init (no
+# KNOTIF-BEGIN within VM_BOOT_TIMEOUT: meta.txt's boot_failed says where its
+# console stopped). Bench JSON (guest ttyS1) is split into OUTDIR.
 #
 # Environment: QEMU, ACCEL (tcg|kvm), VM_TIMEOUT (s, the whole guest),
+# VM_BOOT_TIMEOUT (s, until the init's first line; default 300: a kernel that
+# hangs while booting, e.g. Debian's 6.1 bringing up a second vCPU under
+# -icount, costs that, not VM_TIMEOUT),
 # VM_TEST_TIMEOUT (s, each test program or stress run inside it), VM_MEM, VM_CPUS,
 # BENCH_SAMPLES, BENCH_REPS, VM_TCG_THREAD (single, the default, or multi: only
 # for a kernel without jump labels, see below), VM_APPEND (more kernel
@@ -26,6 +31,7 @@ esac
 QEMU=${QEMU:-qemu-system-x86_64}
 ACCEL=${ACCEL:-tcg}
 VM_TIMEOUT=${VM_TIMEOUT:-900}
+VM_BOOT_TIMEOUT=${VM_BOOT_TIMEOUT:-300}
 VM_MEM=${VM_MEM:-1G}
 
 rm -rf "$out"
@@ -47,6 +53,7 @@ accel=$ACCEL
 qargs=(-accel "$accel" -m "$VM_MEM" -nographic -no-reboot
 	-kernel "$kernel" -initrd "$initrd"
 	-serial mon:stdio -serial "file:$out/ttyS1.txt"
+	-pidfile "$out/qemu.pid"
 )
 # -cpu max for KASAN/kfence-friendly features where TCG supports them
 qargs+=(-cpu max)
@@ -86,12 +93,37 @@ kver=$(strings "$kernel" 2>/dev/null | grep -m1 -E '^[0-9]+\.[0-9]+\.[0-9]+.* \(
 
 echo "  VM      $mode: $label ($ACCEL, timeout ${VM_TIMEOUT}s)"
 t0=$(date +%s)
-set +e
-timeout --foreground -k 10 "$VM_TIMEOUT" "$QEMU" "${qargs[@]}" </dev/null 2>&1 |
-	tr -d '\r' | tee "$out/console.log" |
-	grep --line-buffered -E '^(TAP version|1\.\.|ok |not ok |#[[:space:]]*(unsupported|SKIP|FAIL|PASSED|FAILED|Totals|KNOTIF-RC|kernel:)|# dmesg:|KNOTIF-(BEGIN|END)|Kernel panic|unsupported:)'
-qrc=${PIPESTATUS[0]}
-set -e
+# the guest in the background, watched until its init speaks: QEMU writes
+# its PID (-pidfile), the one process the watchdog may signal; tr writes
+# line by line, so console.log holds each line as the guest prints it
+(
+	set +e
+	timeout --foreground -k 10 "$VM_TIMEOUT" "$QEMU" "${qargs[@]}" </dev/null 2>&1 |
+		stdbuf -oL tr -d '\r' | tee "$out/console.log" |
+		grep --line-buffered -E '^(TAP version|1\.\.|ok |not ok |#[[:space:]]*(unsupported|SKIP|FAIL|PASSED|FAILED|Totals|KNOTIF-RC|kernel:)|# dmesg:|KNOTIF-(BEGIN|END)|Kernel panic|unsupported:)'
+	echo "${PIPESTATUS[0]}" > "$out/qemu.rc"
+) &
+guest=$!
+hung=0 boot_failed=
+stop_guest() { # the guest's QEMU, by the PID it wrote; then the pipeline's end
+	local pid
+	pid=$(cat "$out/qemu.pid" 2>/dev/null) || pid=
+	if [ -n "$pid" ]; then kill -TERM "$pid" 2>/dev/null || true; fi
+}
+trap 'stop_guest; wait "$guest" 2>/dev/null; exit 130' INT TERM
+while kill -0 "$guest" 2>/dev/null; do
+	grep -q '^KNOTIF-BEGIN' "$out/console.log" 2>/dev/null && break
+	if [ $(( $(date +%s) - t0 )) -ge "$VM_BOOT_TIMEOUT" ]; then
+		hung=1
+		boot_failed=$(tr -cd '[:print:]\n' < "$out/console.log" 2>/dev/null | sed 's/ *$//' | grep -a . | tail -1 | cut -c1-200) || true
+		stop_guest
+		break
+	fi
+	sleep 1
+done
+wait "$guest"
+trap - INT TERM
+qrc=$(cat "$out/qemu.rc" 2>/dev/null) || qrc=1
 secs=$(( $(date +%s) - t0 ))
 echo "vm_seconds: $secs" >> "$out/meta.txt"
 
@@ -102,6 +134,12 @@ if [ -s "$out/ttyS1.txt" ]; then
 		f != "" { print > f }'
 fi
 
+if [ $hung = 1 ]; then
+	echo "boot_failed: ${boot_failed:-no console output}" >> "$out/meta.txt"
+	echo "not ok - vm: the kernel did not reach the init within ${VM_BOOT_TIMEOUT}s; its console stops at: ${boot_failed:-nothing}"
+	echo "  VM      $mode: $label: did not boot, ${secs}s; log $out/console.log"
+	exit 3
+fi
 fail=0
 if [ $qrc -eq 124 ] || [ $qrc -eq 137 ]; then
 	echo "not ok - vm: timed out after ${VM_TIMEOUT}s"

@@ -61,6 +61,26 @@ for kernel in ("stock", "patched"):
 check(rows[("unotif/rw/emulate/placement:same", "stock")].get("error_occurred") is True and
       "unsupported" in md, "the stock kernel's unsupported v3 row")
 check("| benchmark (p50 instructions, ×floor) | stock | patched |" in md, "markdown header")
+# a kernel that did not boot (vm-run.sh's watchdog wrote boot_failed): its
+# cells say so, a line says where its console stopped, the JSON keeps it
+with tempfile.TemporaryDirectory(prefix="knotif-matrix.") as out:
+    hung = os.path.join(out, "hung")
+    os.makedirs(hung)
+    with open(os.path.join(hung, "meta.txt"), "w") as f:
+        f.write("label: hung\nplacement: cross\npatches:\nvm_seconds: 120\n"
+                "boot_failed: [    0.39] x86: Booting `SMP` configuration:\n")
+    r = subprocess.run([sys.executable, os.path.join(scripts, "matrix-table.py"), out,
+                        "stock=" + os.path.join(data, "stock"), "hung=" + hung],
+                       capture_output=True, text=True, timeout=60)
+    check(r.returncode == 0, f"with a kernel that did not boot: exit {r.returncode}: {r.stderr[-300:]}")
+    mdh = open(os.path.join(out, "matrix.md")).read()
+    doch = json.load(open(os.path.join(out, "matrix.json")))
+check("| did not boot |" in mdh and mdh.count("did not boot |") == mdh.count("\n| `"),
+      "every cell of the kernel that did not boot says so")
+check("hung did not boot at this placement: its console stops at `[    0.39] x86: Booting 'SMP' configuration:`."
+      in mdh, "the line saying where its console stopped (a backtick made harmless)")
+check(doch["context"]["kernels"]["hung"]["boot_failed"].endswith("configuration:"), "matrix.json keeps it")
+check("two vCPUs, placement cross, same" in mdh, f"the heading's placements: {mdh[:160]}")
 
 # modes, on recorded guest output (Debian's 6.1 image, trimmed to three rows): every
 # round trip's instructions as a histogram; checked here from the CSV itself
