@@ -112,7 +112,8 @@ stop_guest() { # the guest's QEMU, by the PID it wrote; then the pipeline's end
 }
 trap 'stop_guest; wait "$guest" 2>/dev/null; exit 130' INT TERM
 while kill -0 "$guest" 2>/dev/null; do
-	grep -q '^KNOTIF-BEGIN' "$out/console.log" 2>/dev/null && break
+	# not anchored: the firmware's last escape codes precede it on its line
+	grep -q 'KNOTIF-BEGIN' "$out/console.log" 2>/dev/null && break
 	if [ $(( $(date +%s) - t0 )) -ge "$VM_BOOT_TIMEOUT" ]; then
 		hung=1
 		boot_failed=$(tr -cd '[:print:]\n' < "$out/console.log" 2>/dev/null | sed 's/ *$//' | grep -a . | tail -1 | cut -c1-200) || true
