@@ -17,6 +17,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
 import gbrows  # noqa: E402  the one reader of Google Benchmark rows
+from vmmeta import load_meta  # noqa: E402  (this directory)
 
 
 def curve(d):
@@ -92,6 +93,14 @@ def wake_bound(a, rows):
     return lines
 
 
+def guest_placement(d):
+    """the placement vm-run.sh booted d's guest at: same, cross or free"""
+    try:
+        return load_meta(d).get("placement", "same")
+    except OSError:
+        return "same"
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--stock", required=True)
@@ -103,10 +112,13 @@ def main():
             print(f"pending-table.py: {d}: not a vm-bench output directory", file=sys.stderr)
             sys.exit(2)
     s, p = curve(a.stock), curve(a.patched)
+    # the guests' placement (vm-run.sh's meta.txt; runs before it had one were same)
+    placement = guest_placement(a.stock)
+    make = "make -f Makefile.kernel vm-bench" + ("" if placement == "same" else f" PLACEMENT={placement}")
     lines = ["<!-- SPDX-License-Identifier: GPL-2.0 -->",
              "# Pending notifications: SEND and ID_VALID cost against M, stock vs patched, under QEMU -icount", "",
-             "Produced by `make -f Makefile.kernel vm-bench` (`knotif-stress --pending=1,10,100,1000"
-             " --placement=same` in each guest); do not edit by hand. Guest time counts instructions"
+             f"Produced by `{make}` (`knotif-stress --pending=1,10,100,1000"
+             f" --placement={placement}` in each guest); do not edit by hand. Guest time counts instructions"
              " (1 ns = 1 instruction); each cell is the median over repetitions of the p50 of one call"
              " with M notifications held on one listener; ×M=1 is that cost over the same kernel's M=1"
              " cost.", ""]
