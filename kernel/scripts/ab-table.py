@@ -80,7 +80,8 @@ def main():
     out.append("")
     cpus = ("one vCPU: supervisor and target share the CPU" if placement == "same" else
             "two vCPUs that TCG runs in turn (the clock counts the instructions of both); knotif-bench "
-            f"and the pending curve at placement `{placement}`, unotif-roundtrip same-CPU as its rows say "
+            f"and the pending curve at placement `{placement}`, unotif-roundtrip same-CPU and, at cross, "
+            "across CPUs too, as its rows say "
             "(kernel/README.md: what a cross-CPU count is)")
     out.append("Guest time counts instructions (`-icount shift=0,sleep=off`, 1 ns = 1 "
                f"instruction), {cpus}. Times are "
