@@ -17,6 +17,7 @@
 
 #include "clock.h"
 #include "descendants.h"
+#include "mknod_pool.h"
 #include "notif.h"
 #include "small_file.h"
 
@@ -136,6 +137,10 @@ static int log_emulated(struct run_supervisor *s, const struct seccomp_notif *re
  * notifications wait in the kernel's queue until an act ends.
  */
 #define RUN_MAX_ACTING 256
+/* every act in flight may be an mknod whose helper is busy: the pool must
+ * be able to start one for each, or a call past its limit is refused while
+ * the acting limit would have let it act */
+_Static_assert(MKNOD_POOL_MAX >= RUN_MAX_ACTING, "the mknod pool holds a helper for every act in flight");
 
 /*
  * Emulated calls received and not yet begun. The kernel queues
