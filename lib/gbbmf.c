@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gbbmf.h"
 #include "gbjson.h"
 #include "stats.h"
 

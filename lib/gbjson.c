@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "gbbmf.h"
 #include "knotif_git_sha.h"
 #include "sysinfo.h"
 

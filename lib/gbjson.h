@@ -58,8 +58,6 @@ void gb_latency_counters(json_t *row, const struct summary *s);
 /* Both return 0 or -errno / -EIO. */
 int gb_write_json(FILE *out, json_t *context, json_t *benchmarks);
 int gb_write_csv(FILE *out, json_t *benchmarks);
-/* Bencher Metric Format (lib/gbbmf.c): a benchmark's latency and floor_ratio over repetitions */
-int gb_write_bmf(FILE *out, json_t *benchmarks);
 
 /*
  * Where a runner's results go, as Google Benchmark's flags say:
