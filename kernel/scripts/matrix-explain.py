@@ -260,8 +260,9 @@ def main():
             "once per element: a `memset` of a page by `rep stosb` (`memset_erms`, `clear_page_erms`) is "
             "thousands of instructions here and a few hundred cycles on hardware. So the mitigations' share above is their instruction count, a "
             "floor of their real cost, and which of them run depends on the CPU the guest is shown "
-            "(`-cpu max`: TCG's model, not a real part's bugs). Cross-CPU effects (wake-up IPIs, a "
-            "supervisor on another CPU) need more than one vCPU, which `-icount` does not time. These "
+            "(`-cpu max`: TCG's model, not a real part's bugs). Cross-CPU effects need a second vCPU: with "
+            "two, `-icount` counts both vCPUs' instructions in turn (`results/kernel/cross/`, kernel/README.md), "
+            "but a wake-up IPI, an idle exit and a cache-line transfer cost nothing there. These "
             "figures rank code paths; hardware timings (knotif-bench on the host) rank machines.", ""]
     summary["profiles_used"] = data.used
     with open(out_md, "w") as f:
