@@ -10,9 +10,13 @@ scripts and analysis/report.
     rows, errors = gbrows.headline_rows(doc)     # run_name -> the row a person reads
     for name, row in rows.items():
         method, placement = gbrows.split_name(name)
+
+A table script's main() is gbrows.table_main(): its usage, exit codes and
+error line are the same in every one.
 """
 import json
 import re
+import sys
 
 PLACEMENT = re.compile(r"^(?P<method>.+)/placement:(?P<placement>[A-Za-z0-9_-]+)$")
 
@@ -67,3 +71,19 @@ def runs(doc):
         else:
             r["iterations"].append(row)
     return out
+
+
+def table_main(prog, usage, table, min_files=1):
+    """main() of a script that turns result files into a markdown table:
+    fewer than min_files files, or an option, is "usage: ..." and exit 2;
+    table(files) goes to stdout; a file it cannot read or parse is
+    "prog: error" and exit 1."""
+    files = sys.argv[1:]
+    if len(files) < min_files or any(f.startswith("-") for f in files):
+        print(f"usage: {usage}", file=sys.stderr)
+        sys.exit(2)
+    try:
+        sys.stdout.write(table(files))
+    except (OSError, ValueError, KeyError) as e:
+        print(f"{prog}: {e}", file=sys.stderr)
+        sys.exit(1)

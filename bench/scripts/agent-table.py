@@ -106,11 +106,4 @@ def table(paths):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2:
-        print("usage: agent-table.py RUN.json...", file=sys.stderr)
-        sys.exit(2)
-    try:
-        sys.stdout.write(table(sys.argv[1:]))
-    except (OSError, ValueError, KeyError) as e:
-        print(f"agent-table: {e}", file=sys.stderr)
-        sys.exit(1)
+    gbrows.table_main("agent-table", "agent-table.py RUN.json...", table)

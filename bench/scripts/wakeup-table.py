@@ -90,16 +90,5 @@ def table(paths):
     return "\n".join(out) + "\n"
 
 
-def main():
-    if len(sys.argv) < 2 or sys.argv[1].startswith("-"):
-        print("usage: wakeup-table.py ROUND.json...", file=sys.stderr)
-        sys.exit(2)
-    try:
-        sys.stdout.write(table(sys.argv[1:]))
-    except (OSError, ValueError, KeyError) as e:
-        print(f"wakeup-table: {e}", file=sys.stderr)
-        sys.exit(1)
-
-
 if __name__ == "__main__":
-    main()
+    gbrows.table_main("wakeup-table", "wakeup-table.py ROUND.json...", table)

@@ -60,11 +60,5 @@ def table(paths):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 3:
-        print("usage: repeat-table.py BOOT.json|AB.json:stock|AB.json:patched (two or more)", file=sys.stderr)
-        sys.exit(2)
-    try:
-        sys.stdout.write(table(sys.argv[1:]))
-    except (OSError, ValueError, KeyError) as e:
-        print(f"repeat-table: {e}", file=sys.stderr)
-        sys.exit(1)
+    gbrows.table_main("repeat-table", "repeat-table.py BOOT.json|AB.json:stock|AB.json:patched (two or more)",
+                      table, min_files=2)

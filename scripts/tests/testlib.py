@@ -9,7 +9,13 @@ scripts/tests/kmsg-run.)
   soft_fail(msg)    'not ok: msg', kept in failures; the test goes on
   check(cond, what) soft_fail(what) unless cond; returns cond
   finish()          exit 1 after any soft failure ('N failures'), else 0
+  write_gb_runs(path, rows)
+                    a made-up Google Benchmark file, as knotif-bench writes
+                    one: rows maps a benchmark to its repetitions' p50s (an
+                    iteration row each, then their median aggregate) or to an
+                    error message (a run that failed or was unsupported)
 """
+import json
 import sys
 
 failures = []
@@ -41,3 +47,19 @@ def finish():
         print("%d failures" % len(failures), flush=True)
         sys.exit(1)
     sys.exit(0)
+
+
+def write_gb_runs(path, rows):
+    bench = []
+    for name, p50s in rows.items():
+        if isinstance(p50s, str):
+            bench.append({"name": name, "run_name": name, "error_occurred": True, "error_message": p50s})
+            continue
+        for i, p in enumerate(p50s):
+            bench.append({"name": name, "run_name": name, "run_type": "iteration", "repetition_index": i,
+                          "repetitions": len(p50s), "p50": p})
+        bench.append({"name": name + "_median", "run_name": name, "run_type": "aggregate",
+                      "aggregate_name": "median", "repetitions": len(p50s), "p50": sorted(p50s)[len(p50s) // 2]})
+    with open(path, "w") as f:
+        json.dump({"context": {}, "benchmarks": bench}, f)
+    return path

@@ -7,29 +7,14 @@ median of the rounds' own ratios, with their range, and the last column
 divides the two; a row missing from a group is named as left out; an empty
 group is exit 2, an unreadable file 1.
 Usage: placement_ratios.py SOURCE_DIR"""
-import json
 import os
 import subprocess
 import sys
 import tempfile
 
-from testlib import check, finish
+from testlib import check, finish, write_gb_runs as doc
 
 script = os.path.join(sys.argv[1], "kernel", "scripts", "placement-ratios.py")
-
-
-def doc(path, rows):
-    """rows: name -> [p50 of each repetition]"""
-    bench = []
-    for name, p50s in rows.items():
-        for i, p in enumerate(p50s):
-            bench.append({"name": name, "run_name": name, "run_type": "iteration", "repetition_index": i,
-                          "repetitions": len(p50s), "p50": p})
-        bench.append({"name": name + "_median", "run_name": name, "run_type": "aggregate",
-                      "aggregate_name": "median", "repetitions": len(p50s), "p50": sorted(p50s)[len(p50s) // 2]})
-    with open(path, "w") as f:
-        json.dump({"context": {}, "benchmarks": bench}, f)
-    return path
 
 
 with tempfile.TemporaryDirectory() as tmp:

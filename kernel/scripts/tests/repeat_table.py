@@ -13,24 +13,9 @@ import subprocess
 import sys
 import tempfile
 
-from testlib import check, finish
+from testlib import check, finish, write_gb_runs as boot
 
 script = os.path.join(sys.argv[1], "kernel", "scripts", "repeat-table.py")
-
-
-def boot(path, rows):
-    bench = []
-    for name, p50s in rows.items():
-        if isinstance(p50s, str):
-            bench.append({"name": name, "run_name": name, "error_occurred": True, "error_message": p50s})
-            continue
-        for i, p in enumerate(p50s):
-            bench.append({"name": name, "run_name": name, "run_type": "iteration", "repetition_index": i,
-                          "p50": p})
-        bench.append({"name": name + "_median", "run_name": name, "run_type": "aggregate",
-                      "aggregate_name": "median", "p50": sorted(p50s)[len(p50s) // 2]})
-    with open(path, "w") as f:
-        json.dump({"context": {}, "benchmarks": bench}, f)
 
 
 with tempfile.TemporaryDirectory() as tmp:
