@@ -22,8 +22,12 @@ PLACEMENT = re.compile(r"^(?P<method>.+)/placement:(?P<placement>[A-Za-z0-9_-]+)
 
 
 def load(path):
+    """the JSON document at path; a file that is not JSON is a ValueError naming it"""
     with open(path, encoding="utf-8") as f:
-        return json.load(f)
+        try:
+            return json.load(f)
+        except ValueError as e:
+            raise ValueError(f"{path}: not JSON ({e})") from e
 
 
 def run_name(row):
