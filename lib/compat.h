@@ -51,23 +51,23 @@
 #endif
 
 /*
- * Never merged: the 2018 series' interfaces as the knotif kernel series
- * (kernel/patches) carries them on 6.12. Stock kernels answer EINVAL to a
- * read on a listener; the ptrace request is made only where a listener's
- * fdinfo shows the series. knotif reports both as unsupported.
+ * Never merged: the 2018 series' interfaces as the RFC part of the knotif
+ * kernel series (kernel/patches/rfc) carries them on 6.12. Stock kernels
+ * answer EINVAL to a read on a listener and EIO to the ptrace request;
+ * knotif reports both as unsupported.
  */
 /*
- * 0004: a tracer takes a listener for its stopped tracee's filter number
- * addr. 0x4212 is the next free request of the 6.12 ptrace.h the series
- * applies to, and PTRACE_SET_SYSCALL_INFO since 6.16: knotif makes the
- * request only on a kernel that shows the series (FEAT_PTRACE_LISTENER).
+ * rfc/0002: a tracer takes a listener for its stopped tracee's filter
+ * number addr. 0x4213: 0x4212 is PTRACE_SET_SYSCALL_INFO since Linux 6.16.
+ * The probe (FEAT_PTRACE_LISTENER) asks for a throwaway child's listener and
+ * counts only an answer that is a listener.
  */
 #ifndef PTRACE_SECCOMP_GET_LISTENER
-#define PTRACE_SECCOMP_GET_LISTENER 0x4212
+#define PTRACE_SECCOMP_GET_LISTENER 0x4213
 #endif
 /*
- * 0005, CONFIG_SECCOMP_USER_NOTIF_RW: read() struct seccomp_notif, write()
- * these records, one or (0008) many; each says its own size. v3's
+ * rfc/0003, CONFIG_SECCOMP_USER_NOTIF_RW: read() struct seccomp_notif, write()
+ * these records, one or (rfc/0005) many; each says its own size. v3's
  * return_fd is gone (write() never passes the writer's fds: ADDFD does).
  */
 #ifndef SECCOMP_NOTIF_RW_RESP_SIZE_VER0

@@ -34,7 +34,6 @@ static const char *const needs[FEAT_COUNT] = {
 	[FEAT_PTRACE] = "ptrace is disabled (kernel.yama.ptrace_scope=3)",
 	[FEAT_NOTIF_RW] = "listener read()/write() needs the knotif kernel series "
 			  "(kernel/patches, CONFIG_SECCOMP_USER_NOTIF_RW)",
-	/* not even tried elsewhere: 0x4212 is PTRACE_SET_SYSCALL_INFO on Linux 6.16+ */
 	[FEAT_PTRACE_LISTENER] = "PTRACE_SECCOMP_GET_LISTENER needs the knotif kernel "
 				 "series (kernel/patches, the ptrace listener)",
 	[FEAT_AS_TARGET] = "acting as another thread (a device node, a mount) takes CAP_MKNOD, "
@@ -48,21 +47,16 @@ static int action_avail(uint32_t action)
 	return syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) ? -errno : 0;
 }
 
-/* Does /proc/self/fdinfo/@fd have a line starting with @key? */
-static bool fdinfo_has(int fd, const char *key)
+/* Is @fd a seccomp listener (an anon inode the kernel names so)? */
+static bool is_listener(int fd)
 {
-	char path[64], line[256];
-	bool found = false;
-	FILE *f;
+	static const char name[] = "anon_inode:seccomp notify";
+	char path[64], link[64];
+	ssize_t n;
 
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f))
-		found = !strncmp(line, key, strlen(key));
-	fclose(f);
-	return found;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	n = readlink(path, link, sizeof(link));
+	return n == (ssize_t)strlen(name) && !memcmp(link, name, n);
 }
 
 /* The probes below need a listener; they run in a child that never calls the trapped syscall. */
@@ -107,9 +101,6 @@ static int listener_probe(enum feature f)
 			ret = -EINVAL;
 		else if (errno != ENOENT)
 			ret = -errno;
-	} else if (f == FEAT_PTRACE_LISTENER) {
-		/* the series' own mark (0002): no other kernel has it */
-		ret = fdinfo_has(listener, "seccomp_filter_id:") ? 0 : -ENOTSUP;
 	} else if (f == FEAT_ADDFD_SEND) {
 		struct seccomp_notif_addfd addfd = { .id = ~0ULL, .flags = SECCOMP_ADDFD_FLAG_SEND, .srcfd = listener };
 
@@ -147,7 +138,10 @@ static int probe_in_child(enum feature f)
 
 /*
  * Attach to a child that installed a listener-less USER_NOTIF filter and ask
- * for its listener: EIO from a kernel that does not know the request.
+ * for its listener: EIO from a kernel that does not know the request. The
+ * child is made to be killed, so whatever a kernel does with the request
+ * number harms nothing; success counts only if the answer is a listener
+ * (a later mainline may give the number to another request).
  */
 static int ptrace_listener_probe(void)
 {
@@ -183,8 +177,10 @@ static int ptrace_listener_probe(void)
 
 		if (fd < 0)
 			ret = fd;
-		else
+		else {
+			ret = is_listener(fd) ? 0 : -ENOTSUP;
 			close(fd);
+		}
 	}
 	close(ready[0]);
 	kill(pid, SIGKILL);
@@ -250,8 +246,6 @@ static int probe(enum feature f)
 		return ret ? ret : probe_in_child(f);
 	case FEAT_PTRACE_LISTENER:
 		ret = ptrace_allowed();
-		if (!ret)	/* a kernel with the series, before its request number is used */
-			ret = probe_in_child(f);
 		return ret ? ret : ptrace_listener_probe();
 	case FEAT_SUD:
 		return prctl(PR_SET_SYSCALL_USER_DISPATCH, PR_SYS_DISPATCH_OFF, 0, 0, 0) ? -errno : 0;

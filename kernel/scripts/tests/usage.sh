@@ -54,6 +54,12 @@ refused "VM_PLACEMENT=x: same, cross or free" env VM_PLACEMENT=x "$top/kernel/sc
 	bench "$tmp/bzImage" "$tmp/bzImage" "$tmp/vm-out" label /dev/null
 [ -e "$tmp/vm-out/keep" ] || fail "vm-run.sh emptied its OUTDIR before refusing VM_PLACEMENT=x"
 refused "PLACEMENT=x: same (the default), cross or free" make -s -C "$top" -f Makefile.kernel vm-gb PLACEMENT=x
+# a prefix of the series (vm-bench-series' levels) is a number of its patches
+refused "SERIES_UPTO=x3: a number of patches" make -s -C "$top" -f Makefile.kernel info SERIES_UPTO=x3
+refused "SERIES_UPTO=0: " make -s -C "$top" -f Makefile.kernel info SERIES_UPTO=0
+refused "SERIES_UPTO=99: " make -s -C "$top" -f Makefile.kernel info SERIES_UPTO=99 \
+	PATCHES=kernel/patches/mergeable/series
+refused "one prefix of vm-bench-series" make -s -C "$top" -f Makefile.kernel vm-bench-level
 kernels=(debian-6.1 debian-6.12-rt "$tmp/bzImage")
 if command -v apt-cache >/dev/null; then
 	refused "no such package" "$gb" --kernel=linux-image-6.1.0-99-knotif-none-unsigned --out="$tmp/n.json" \
@@ -77,4 +83,4 @@ done
 refused "cannot read LSMOD" "$deb" /dev/null "$tmp" "$tmp/d" "$tmp/missing.txt"
 refused "not lsmod's output" "$deb" --check "$tmp/noheader.txt"
 "$deb" --check "$top/kernel/deb/lsmod-vm.txt" || fail "deb-build.sh --check refused kernel/deb/lsmod-vm.txt"
-echo "ok: icount-gb.sh, vm-run.sh, Makefile.kernel's PLACEMENT and deb-build.sh refuse bad arguments before they boot or build"
+echo "ok: icount-gb.sh, vm-run.sh, Makefile.kernel's PLACEMENT and SERIES_UPTO and deb-build.sh refuse bad arguments before they boot or build"

@@ -3,7 +3,7 @@
  * rw-batch: a thread per listener that read()s every notification pending
  * (up to BATCH) in one call and write()s all their replies in one call:
  * the batched read()/write() of the knotif kernel series
- * (kernel/patches/0008). Two system calls per batch where the ioctls take
+ * (kernel/patches/rfc/0005). Two system calls per batch where the ioctls take
  * two per notification. A write stops at the first reply whose target is
  * gone (ENOENT): that one is counted, and the rest is written again.
  * read() returns 0 once no task uses the filter: the thread is done.
