@@ -109,6 +109,30 @@ def bloat(tool, old, new):
     return p.stdout.rstrip("\n"), None
 
 
+def struct_size(pahole, obj, name):
+    """sizeof(struct name) in obj's debug information (pahole), or None"""
+    if not (pahole and os.path.exists(obj)):
+        return None
+    p = subprocess.run([pahole, "-C", name, obj], capture_output=True, text=True)
+    m = re.search(r"/\* size: (\d+),", p.stdout)
+    return int(m.group(1)) if p.returncode == 0 and m else None
+
+
+def kmalloc_cache(size):
+    """the kmalloc cache an allocation of size bytes comes from (x86_64:
+    powers of two from 8, and 96 and 192; __kmalloc_index())"""
+    if size <= 8:
+        return 8
+    if 64 < size <= 96:
+        return 96
+    if 128 < size <= 192:
+        return 192
+    n = 8
+    while n < size:
+        n *= 2
+    return n
+
+
 def pct(a, b):
     return None if not a else (b - a) / a * 100
 
@@ -126,6 +150,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--series", required=True, help="the series file the prefixes are of")
     ap.add_argument("--bloat-o-meter", help="the kernel's scripts/bloat-o-meter")
+    ap.add_argument("--pahole", help="pahole, to read sizeof(struct notification) from each seccomp.o")
     ap.add_argument("--debian-config", help="the kernels were built from this Debian config (KCONFIG=debian)")
     ap.add_argument("--out-md", required=True)
     ap.add_argument("--out-json", required=True)
@@ -183,6 +208,8 @@ def main():
                           os.path.join(a.levels[k], "seccomp.o"))
         bloats.append({"patch": names[k][0], "report": text, "error": why})
 
+    sizes = [struct_size(a.pahole, os.path.join(d, "seccomp.o"), "notification") for d in a.levels]
+
     dates = sorted(d for d in dates if d)
     when = dates[0] if dates else datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S+00:00")
     make = "make -f Makefile.kernel vm-bench-series PATCHES=" + os.path.relpath(a.series, os.getcwd()) + \
@@ -239,6 +266,14 @@ def main():
         out += ["", "`bloat-o-meter` on `kernel/seccomp.o`:", ""]
         out += ["```", b["report"], "```"] if b["report"] else [f"(none: {b['error']})"]
 
+    if any(sizes):
+        out += ["", "## Memory per listener", "",
+                "`struct notification`, one per listener (`pahole -C notification kernel/seccomp.o`), and the "
+                "kmalloc cache it is allocated from (charged to the creator's memory cgroup).", "",
+                "| kernel | sizeof | kmalloc cache |", "|---|---:|---:|"]
+        for k, n in enumerate(sizes):
+            out.append(f"| {k}: {names[k][1]} | " + (f"{n:,} B | kmalloc-{kmalloc_cache(n)} |" if n else "- | - |"))
+
     pnames = sorted(set().union(*[set(p) for p in pend]),
                     key=lambda s: (s.split()[0], int(s.split(":")[1])))
     if pnames:
@@ -254,7 +289,8 @@ def main():
         f.write("\n".join(out) + "\n")
     doc = {"levels": [{"dir": os.path.basename(d), "patch": names[k][0], "subject": names[k][1],
                        "meta": metas[k]} for k, d in enumerate(a.levels)],
-           "slow_path": SLOW_PATH, "rows": table, "pending": pend, "bloat": bloats}
+           "slow_path": SLOW_PATH, "rows": table, "pending": pend, "bloat": bloats,
+           "struct_notification_size": sizes}
     with open(a.out_json, "w") as f:
         json.dump(doc, f, indent=1, sort_keys=True)
         f.write("\n")

@@ -7,6 +7,7 @@ before and the whole against stock, the patches' subjects, a row that failed
 on one kernel left out of that comparison, levels out of order refused, and
 a missing run directory exit 1.
 Usage: series_ab_table.py SOURCE_DIR"""
+import importlib.util
 import json
 import os
 import subprocess
@@ -81,4 +82,12 @@ with tempfile.TemporaryDirectory() as tmp:
     r = subprocess.run([script, "--series", j("series/series"), "--out-md", out[0], "--out-json", out[1], s0],
                        capture_output=True, text=True)
     check(r.returncode == 2, f"one level: exit {r.returncode}")
+# the kmalloc cache of a size (x86_64's __kmalloc_index(): powers of two, and 96 and 192)
+spec = importlib.util.spec_from_file_location("series_ab_table", script)
+mod = importlib.util.module_from_spec(spec)
+sys.path.insert(0, os.path.dirname(script))
+spec.loader.exec_module(mod)
+for size, cache in ((8, 8), (9, 16), (32, 32), (40, 64), (65, 96), (97, 128), (129, 192), (193, 256),
+                    (552, 1024), (1064, 2048), (2088, 4096)):
+    check(mod.kmalloc_cache(size) == cache, f"kmalloc_cache({size}) = {mod.kmalloc_cache(size)}, not {cache}")
 finish()
