@@ -6,7 +6,8 @@
 # -icount) ends the run within VM_BOOT_TIMEOUT, exit 3, meta.txt saying where
 # the console stopped, and the stand-in gone; a guest whose init has spoken
 # runs past VM_BOOT_TIMEOUT to its end and passes (its first line behind the
-# firmware's escape codes, as QEMU's console has it).
+# firmware's escape codes, as QEMU's console has it); with VM_NO_SKIP=1 a
+# skipped test fails the run unless VM_SKIP_OK matches its line.
 set -euo pipefail
 . "$(dirname "$0")/../../../scripts/tests/testlib.sh"
 top=$1
@@ -52,4 +53,14 @@ QEMU=$tmp/qemu VM_BOOT_TIMEOUT=3 VM_TIMEOUT=120 FAKE_SLEEP=6 \
 	"$run" matrix "$tmp/bzImage" "$tmp/initrd" "$tmp/ok" "ok" "$tmp/patches.txt" > "$tmp/ok.out" 2>&1 || rc=$?
 check "a booted guest runs to its end past VM_BOOT_TIMEOUT (got $rc: $(cat "$tmp/ok.out"))" [ "$rc" -eq 0 ] || :
 check "and is no boot failure" bash -c "! grep -q boot_failed '$tmp/ok/meta.txt'" || :
+
+# VM_NO_SKIP: a skip fails the run unless VM_SKIP_OK says it is what the series lacks
+skips='KNOTIF-BEGIN mode=test\nok 1 - rw # SKIP needs CONFIG_SECCOMP_USER_NOTIF_RW\nok 2 - fuse # SKIP no /dev/fuse\nKNOTIF-END rc=0\n'
+for case in "CONFIG_SECCOMP_USER_NOTIF_RW:1:1 test(s) skipped" "CONFIG_SECCOMP_USER_NOTIF_RW|no /dev/fuse:0:" ":1:2 test(s) skipped"; do
+	ok=${case%%:*} rest=${case#*:} want=${rest%%:*} says=${rest#*:} rc=0
+	QEMU=$tmp/qemu VM_BOOT_TIMEOUT=30 VM_TIMEOUT=120 FAKE_SLEEP=0 FAKE_CONSOLE=$skips VM_NO_SKIP=1 VM_SKIP_OK=$ok \
+		"$run" test "$tmp/bzImage" "$tmp/initrd" "$tmp/skip" "skip" "$tmp/patches.txt" > "$tmp/skip.out" 2>&1 || rc=$?
+	check "VM_SKIP_OK='$ok': exit $want (got $rc: $(cat "$tmp/skip.out"))" [ "$rc" -eq "$want" ] || :
+	[ -z "$says" ] || check "it says '$says'" grep -q "$says on a kernel that should support them" "$tmp/skip.out" || :
+done
 finish
