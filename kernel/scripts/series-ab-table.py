@@ -258,8 +258,12 @@ def main():
             out.append(f"| `{name}` | " + " | ".join(f"{s[k]:,.0f}" for k, _ in QUANTILES) +
                        f" | {s['mean']:,.1f} | {s['slow_share'] * 100:.2f}% |")
     for k in range(1, len(a.levels)):
+        same = metas[k].get("bzimage_sha256") and metas[k].get("bzimage_sha256") == metas[k - 1].get("bzimage_sha256")
         out += ["", f"## Patch {k}: {names[k][1]}", "",
-                "Against stock." if k == 1 else f"Against the first {k - 1} patch{'es' if k > 2 else ''}.",
+                ("Against stock." if k == 1 else f"Against the first {k - 1} patch{'es' if k > 2 else ''}.") +
+                (" The same bzImage as the kernel before it (the patch changes no kernel code): this table is "
+                 "the spread between two boots of one kernel, the noise floor of every other table's tail."
+                 if same else ""),
                 "", head]
         out += [r for r in (stat_row(n, k - 1, k) for n in table) if r]
         b = bloats[k - 1]
@@ -290,6 +294,9 @@ def main():
     doc = {"levels": [{"dir": os.path.basename(d), "patch": names[k][0], "subject": names[k][1],
                        "meta": metas[k]} for k, d in enumerate(a.levels)],
            "slow_path": SLOW_PATH, "rows": table, "pending": pend, "bloat": bloats,
+           "same_kernel_as_previous": [k > 0 and bool(metas[k].get("bzimage_sha256")) and
+                                       metas[k].get("bzimage_sha256") == metas[k - 1].get("bzimage_sha256")
+                                       for k in range(len(metas))],
            "struct_notification_size": sizes}
     with open(a.out_json, "w") as f:
         json.dump(doc, f, indent=1, sort_keys=True)

@@ -19,11 +19,11 @@ from testlib import check, finish, write_gb_runs as doc
 script = os.path.join(sys.argv[1], "kernel", "scripts", "series-ab-table.py")
 
 
-def level(d, patches, hist, rows):
+def level(d, patches, hist, rows, sha="0123456789abcdef"):
     """a vm-run.sh bench directory: meta.txt, knotif-bench.json, the histogram"""
     os.makedirs(d)
     with open(os.path.join(d, "meta.txt"), "w") as f:
-        f.write("label: x\nkernel_version: 6.12.118 test\nbzimage_sha256: 0123456789abcdef\npatches:\n")
+        f.write(f"label: x\nkernel_version: 6.12.118 test\nbzimage_sha256: {sha}\npatches:\n")
         for p in patches:
             f.write(f"  000000000000 {p}\n")
     doc(os.path.join(d, "knotif-bench.json"), rows)
@@ -47,7 +47,7 @@ with tempfile.TemporaryDirectory() as tmp:
     u = "unotif/async/emulate/placement:same"
     # stock: 90 round trips at 1000, 10 at 5000 over two repetitions (slow at >= 1100)
     s0 = level(j("0"), [], {(u, 0): {1000: 45, 5000: 5}, (u, 1): {1000: 45, 5000: 5}},
-               {u: [1000, 1000], "unotif/x/placement:same": "unsupported: no x"})
+               {u: [1000, 1000], "unotif/x/placement:same": "unsupported: no x"}, sha="stock")
     # patch 1: +10 instructions; 95 fast, 5 slow at 5010
     s1 = level(j("1"), names[:1], {(u, 0): {1010: 50}, (u, 1): {1010: 45, 5010: 5}}, {u: [1010, 1010]})
     # patch 2: the same p50; 98 fast, 1 at 1099 (not slow), 1 at 1100 (slow)
@@ -69,6 +69,8 @@ with tempfile.TemporaryDirectory() as tmp:
     check("## Patch 1: seccomp: first second line" in md, "patch 1's subject, folded")
     check("## Patch 2: seccomp: second" in md, "patch 2's subject")
     check("unotif/x" not in md, "a row unsupported on stock is in no comparison")
+    check("the spread between two boots of one kernel" in md, "patch 2's kernel is patch 1's bzImage: said")
+    check(md.count("the spread between two boots") == 1, "and only there")
     check("(none: no seccomp.o or no bloat-o-meter)" in md, "bloat-o-meter without objects says so")
     d = json.load(open(out[1])) if os.path.exists(out[1]) else {}
     check(d.get("rows", {}).get(u, {}).get("slow_threshold") == 1100.0, "one slow threshold: 1.10 x stock's mode")
