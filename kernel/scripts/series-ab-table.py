@@ -154,11 +154,12 @@ def main():
     ap.add_argument("--debian-config", help="the kernels were built from this Debian config (KCONFIG=debian)")
     ap.add_argument("--out-md", required=True)
     ap.add_argument("--out-json", required=True)
+    ap.add_argument("--again", help="the last kernel booted a second time: the spread between two boots")
     ap.add_argument("levels", nargs="+", help="run directories: stock, then each prefix")
     a = ap.parse_args()
     if len(a.levels) < 2:
         ap.error("stock and at least one prefix")
-    for d in a.levels:
+    for d in a.levels + ([a.again] if a.again else []):
         if not os.path.exists(os.path.join(d, "meta.txt")):
             print(f"series-ab-table: {d}: no meta.txt (not a vm-run.sh run directory)", file=sys.stderr)
             return 1
@@ -170,6 +171,10 @@ def main():
     paths = series_paths(a.series)
     metas = [load_meta(d) for d in a.levels]
     rows, dates = zip(*[level_rows(d) for d in a.levels])
+    if a.again and load_meta(a.again).get("bzimage_sha256") != metas[-1].get("bzimage_sha256"):
+        print(f"series-ab-table: {a.again}: not the last kernel's bzImage booted again", file=sys.stderr)
+        return 1
+    again = level_rows(a.again)[0] if a.again else {}
     pend = [pending_rows(d) for d in a.levels]
     if not rows[0]:
         print(f"series-ab-table: {a.levels[0]}: no knotif-bench.json (see its console.log)", file=sys.stderr)
@@ -201,6 +206,9 @@ def main():
             r = lv.get(name, {})
             per.append(stats(r["hist"], thresholds[name]) if "hist" in r else {"error": r.get("error", "no run")})
         table[name] = {"slow_threshold": thresholds[name], "levels": per}
+        if a.again:
+            r = again.get(name, {})
+            table[name]["again"] = stats(r["hist"], thresholds[name]) if "hist" in r else {"error": "no run"}
 
     bloats = []
     for k in range(1, len(a.levels)):
@@ -239,7 +247,8 @@ def main():
     out.append("")
 
     def stat_row(name, i, j):
-        s, t = table[name]["levels"][i], table[name]["levels"][j]
+        s = table[name]["levels"][i]
+        t = table[name]["again"] if j == "again" else table[name]["levels"][j]
         if "error" in s or "error" in t:
             return None
         return (f"| `{name}` | " + " | ".join(f"{t[k]:,.0f} ({fmt_change(s[k], t[k])})" for k, _ in QUANTILES) +
@@ -269,6 +278,12 @@ def main():
         b = bloats[k - 1]
         out += ["", "`bloat-o-meter` on `kernel/seccomp.o`:", ""]
         out += ["```", b["report"], "```"] if b["report"] else [f"(none: {b['error']})"]
+
+    if a.again:
+        out += ["", "## The last kernel booted again", "",
+                "The same bzImage as the whole series', booted a second time with the same programs: the "
+                "spread between two boots of one kernel, the noise floor of every table's tail above.", "", head]
+        out += [r for r in (stat_row(n, last, "again") for n in table) if r]
 
     if any(sizes):
         out += ["", "## Memory per listener", "",

@@ -74,6 +74,17 @@ with tempfile.TemporaryDirectory() as tmp:
     check("(none: no seccomp.o or no bloat-o-meter)" in md, "bloat-o-meter without objects says so")
     d = json.load(open(out[1])) if os.path.exists(out[1]) else {}
     check(d.get("rows", {}).get(u, {}).get("slow_threshold") == 1100.0, "one slow threshold: 1.10 x stock's mode")
+    # the last kernel booted again: its own table; another kernel is refused
+    again = level(j("again"), names, {(u, 0): {1010: 50}, (u, 1): {1010: 50}}, {u: [1010, 1010]})
+    r = subprocess.run([script, "--series", j("series/series"), "--out-md", out[0], "--out-json", out[1],
+                        "--again", again, s0, s1, s2], capture_output=True, text=True)
+    md = open(out[0]).read() if r.returncode == 0 else ""
+    check("## The last kernel booted again" in md and
+          f"| `{u}` | 1,010 (+0.00%) | 1,010 (+0.00%) | 1,010 (-8.10%) | 1,010.0 (-0.18%) | 0.00% (-1.00 pp) |" in md,
+          f"booted again: {r.returncode} {r.stderr} {md[-600:]}")
+    r = subprocess.run([script, "--series", j("series/series"), "--out-md", out[0], "--out-json", out[1],
+                        "--again", s0, s0, s1, s2], capture_output=True, text=True)
+    check(r.returncode == 1 and "not the last kernel's bzImage" in r.stderr, f"again, another kernel: {r.stderr}")
     # levels out of order: the second has two patches applied
     r = subprocess.run([script, "--series", j("series/series"), "--out-md", out[0], "--out-json", out[1],
                         s0, s2], capture_output=True, text=True)
