@@ -26,10 +26,13 @@ rm -f "$dir/src/.knotif-source"
 
 echo "TAP version 13"
 echo "1..$#"
-n=0 fail=0
+n=0 fail=0 applied=
 for p in "$@"; do
 	n=$((n + 1))
 	name=$(basename "$p" .patch)
+	# the prefix's patches for the guest (knotif.patches): part/number, as
+	# kernel/vm/selftest-needs.txt names the patch a test needs
+	applied="${applied:+$applied,}$(basename "$(dirname "$p")")/${name%%-*}"
 	log=$dir/logs/$n-build.log
 	if ! patch -d "$dir/src" -p1 --batch --forward --quiet < "$p" > "$log" 2>&1; then
 		echo "not ok $n - $name: does not apply (see $log)"
@@ -59,7 +62,7 @@ for p in "$@"; do
 		continue
 	fi
 	build_s=$(( $(date +%s) - t0 ))
-	if VM_TIMEOUT=${VM_TIMEOUT:-900} "$here/vm-run.sh" test "$dir/obj/arch/x86/boot/bzImage" "$initrd" \
+	if VM_TIMEOUT=${VM_TIMEOUT:-900} VM_APPEND="knotif.patches=$applied" "$here/vm-run.sh" test "$dir/obj/arch/x86/boot/bzImage" "$initrd" \
 		"$dir/logs/$n-vm" "prefix $n: $name" /dev/null > "$dir/logs/$n-vm.txt" 2>&1; then
 		summary=$(grep -E '^  VM      test:' "$dir/logs/$n-vm.txt" | tail -1 | sed 's/^ *VM *test: //')
 		echo "ok $n - $name: builds (${build_s}s), boots, $summary"
