@@ -38,7 +38,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
 import gbrows  # noqa: E402  the one reader of Google Benchmark rows
 from vmmeta import load_meta  # noqa: E402  (this directory)
-from icount_hist import MODE_SHARE, SLOW_PATH, load_histogram, modes_of, slow_share  # noqa: E402
+from icount_hist import MODE_SHARE, SLOW_PATH, load_histogram, modes_of, pooled, slow_share  # noqa: E402
 
 CV_NOISY = 0.5	# %: the deterministic bench's own bound
 
@@ -98,11 +98,7 @@ def kernel_rows(name, d):
                     row[key] = statistics.median(vals)
             reps = [(i, h) for i, h in sorted((k[1], h) for k, h in hist.items() if k[0] == run_name)]
             if reps:
-                pooled = {}
-                for _, h in reps:
-                    for v, n in h.items():
-                        pooled[v] = pooled.get(v, 0) + n
-                modes = modes_of(pooled)
+                modes = modes_of(pooled(hist, run_name))
                 row["modes"] = [{"instructions": v, "share": sh} for v, sh in modes]
                 if len(modes) > 1:
                     row["slow_share_repetitions"] = [slow_share(h, modes[0][0]) for _, h in reps]

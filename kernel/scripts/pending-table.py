@@ -18,22 +18,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
 import gbrows  # noqa: E402  the one reader of Google Benchmark rows
 from vmmeta import load_meta  # noqa: E402  (this directory)
-
-
-def curve(d):
-    """M -> {"send": [p50...], "id_valid": [p50...]} over the repetitions"""
-    path = os.path.join(d, "knotif-stress-pending.json")
-    if not os.path.exists(path):
-        return None
-    out = {}
-    for r in gbrows.runs(gbrows.load(path)).values():
-        for b in r["iterations"]:
-            if "pending" not in b:
-                continue
-            m = out.setdefault(int(b["pending"]), {"send": [], "id_valid": []})
-            m["send"].append(b["send_p50"])
-            m["id_valid"].append(b["id_valid_p50"])
-    return out
+from stress_pending import curve  # noqa: E402  (this directory)
 
 
 def cell(c, m, key):

@@ -28,7 +28,8 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
 import gbrows  # noqa: E402  the one reader of Google Benchmark rows
 from vmmeta import load_meta  # noqa: E402  (this directory)
-from icount_hist import SLOW_PATH, load_histogram, mean, modes_of, percentile, pooled  # noqa: E402
+from icount_hist import SLOW_PATH, load_histogram, mean, modes_of, percentile, pooled, slow_share  # noqa: E402
+from stress_pending import curve  # noqa: E402  (this directory)
 
 QUANTILES = (("p50", 0.50), ("p90", 0.90), ("p99", 0.99))
 
@@ -75,27 +76,20 @@ def level_rows(d):
 
 def pending_rows(d):
     """{"SEND M:n" or "ID_VALID M:n": median of the repetitions' p50}"""
-    path = os.path.join(d, "knotif-stress-pending.json")
-    if not os.path.exists(path):
-        return {}
-    vals = {}
-    for run in gbrows.runs(gbrows.load(path)).values():
-        for b in run["iterations"]:
-            if "pending" not in b:
-                continue
-            for key, label in (("send_p50", "SEND"), ("id_valid_p50", "ID_VALID")):
-                if key in b:
-                    vals.setdefault(f"{label} M:{int(b['pending'])}", []).append(b[key])
-    return {k: statistics.median(v) for k, v in vals.items()}
+    out = {}
+    for m, ops in (curve(d) or {}).items():
+        for key, label in (("send", "SEND"), ("id_valid", "ID_VALID")):
+            out[f"{label} M:{m}"] = statistics.median(ops[key])
+    return out
 
 
-def stats(h, threshold):
-    """p50/p90/p99/mean of a histogram and its share at or over threshold"""
-    total = sum(h.values())
+def stats(h, fastest):
+    """p50/p90/p99/mean of a histogram and its share on a slow path against
+    the mode fastest (stock's)"""
     out = {k: percentile(h, q) for k, q in QUANTILES}
     out["mean"] = mean(h)
-    out["slow_share"] = sum(c for v, c in h.items() if v >= threshold) / total
-    out["round_trips"] = total
+    out["slow_share"] = slow_share(h, fastest)
+    out["round_trips"] = sum(h.values())
     return out
 
 
@@ -163,7 +157,7 @@ def main():
         if not os.path.exists(os.path.join(d, "meta.txt")):
             print(f"series-ab-table: {d}: no meta.txt (not a vm-run.sh run directory)", file=sys.stderr)
             return 1
-    for path in (a.out_md, a.out_json):
+    for path in (a.out_md, a.out_json):  # before any work: the outputs' folders exist
         if not os.path.isdir(os.path.dirname(os.path.abspath(path))):
             print(f"series-ab-table: {path}: no such directory", file=sys.stderr)
             return 1
@@ -193,22 +187,23 @@ def main():
         names.append((last, subject(paths, last)))
 
     # one slow threshold per row: SLOW_PATH times stock's fastest mode
-    thresholds = {}
+    fastest = {}
     for name, r in rows[0].items():
         if "hist" in r:
             modes = modes_of(r["hist"])
-            fastest = modes[0][0] if modes else min(r["hist"])
-            thresholds[name] = fastest * SLOW_PATH
+            fastest[name] = modes[0][0] if modes else min(r["hist"])
+
+    def row_stats(lv, name):
+        r = lv.get(name, {})
+        return stats(r["hist"], fastest[name]) if "hist" in r else {"error": r.get("error", "no run")}
     table = {}
-    for name in sorted(thresholds):
-        per = []
-        for lv in rows:
-            r = lv.get(name, {})
-            per.append(stats(r["hist"], thresholds[name]) if "hist" in r else {"error": r.get("error", "no run")})
-        table[name] = {"slow_threshold": thresholds[name], "levels": per}
+    for name in sorted(fastest):
+        table[name] = {"slow_threshold": fastest[name] * SLOW_PATH, "levels": [row_stats(lv, name) for lv in rows]}
         if a.again:
-            r = again.get(name, {})
-            table[name]["again"] = stats(r["hist"], thresholds[name]) if "hist" in r else {"error": "no run"}
+            table[name]["again"] = row_stats(again, name)
+    # a patch that changes no kernel code boots the same bzImage as the prefix before it
+    same = [k > 0 and bool(metas[k].get("bzimage_sha256")) and
+            metas[k].get("bzimage_sha256") == metas[k - 1].get("bzimage_sha256") for k in range(len(metas))]
 
     bloats = []
     for k in range(1, len(a.levels)):
@@ -246,9 +241,8 @@ def main():
                    f"(bzImage {m.get('bzimage_sha256', '?')})")
     out.append("")
 
-    def stat_row(name, i, j):
-        s = table[name]["levels"][i]
-        t = table[name]["again"] if j == "again" else table[name]["levels"][j]
+    def stat_row(name, s, t):
+        """row name's figures t, each with its change from s's"""
         if "error" in s or "error" in t:
             return None
         return (f"| `{name}` | " + " | ".join(f"{t[k]:,.0f} ({fmt_change(s[k], t[k])})" for k, _ in QUANTILES) +
@@ -259,7 +253,7 @@ def main():
     last = len(a.levels) - 1
     out += ["## The whole series against stock", "",
             "Each cell: the series' figure, and its change from stock's.", "", head]
-    out += [r for r in (stat_row(n, 0, last) for n in table) if r]
+    out += [r for r in (stat_row(n, table[n]["levels"][0], table[n]["levels"][last]) for n in table) if r]
     out += ["", "Stock's own figures:", "", head]
     for name in table:
         s = table[name]["levels"][0]
@@ -267,14 +261,13 @@ def main():
             out.append(f"| `{name}` | " + " | ".join(f"{s[k]:,.0f}" for k, _ in QUANTILES) +
                        f" | {s['mean']:,.1f} | {s['slow_share'] * 100:.2f}% |")
     for k in range(1, len(a.levels)):
-        same = metas[k].get("bzimage_sha256") and metas[k].get("bzimage_sha256") == metas[k - 1].get("bzimage_sha256")
         out += ["", f"## Patch {k}: {names[k][1]}", "",
                 ("Against stock." if k == 1 else f"Against the first {k - 1} patch{'es' if k > 2 else ''}.") +
                 (" The same bzImage as the kernel before it (the patch changes no kernel code): this table is "
                  "the spread between two boots of one kernel, the noise floor of every other table's tail."
-                 if same else ""),
+                 if same[k] else ""),
                 "", head]
-        out += [r for r in (stat_row(n, k - 1, k) for n in table) if r]
+        out += [r for r in (stat_row(n, table[n]["levels"][k - 1], table[n]["levels"][k]) for n in table) if r]
         b = bloats[k - 1]
         out += ["", "`bloat-o-meter` on `kernel/seccomp.o`:", ""]
         out += ["```", b["report"], "```"] if b["report"] else [f"(none: {b['error']})"]
@@ -283,7 +276,7 @@ def main():
         out += ["", "## The last kernel booted again", "",
                 "The same bzImage as the whole series', booted a second time with the same programs: the "
                 "spread between two boots of one kernel, the noise floor of every table's tail above.", "", head]
-        out += [r for r in (stat_row(n, last, "again") for n in table) if r]
+        out += [r for r in (stat_row(n, table[n]["levels"][last], table[n]["again"]) for n in table) if r]
 
     if any(sizes):
         out += ["", "## Memory per listener", "",
@@ -303,15 +296,12 @@ def main():
                 "|---|" + "---:|" * len(a.levels)]
         for pn in pnames:
             out.append(f"| {pn} | " + " | ".join(f"{p[pn]:,.0f}" if pn in p else "-" for p in pend) + " |")
-    os.makedirs(os.path.dirname(os.path.abspath(a.out_md)), exist_ok=True)
     with open(a.out_md, "w") as f:
         f.write("\n".join(out) + "\n")
     doc = {"levels": [{"dir": os.path.basename(d), "patch": names[k][0], "subject": names[k][1],
                        "meta": metas[k]} for k, d in enumerate(a.levels)],
            "slow_path": SLOW_PATH, "rows": table, "pending": pend, "bloat": bloats,
-           "same_kernel_as_previous": [k > 0 and bool(metas[k].get("bzimage_sha256")) and
-                                       metas[k].get("bzimage_sha256") == metas[k - 1].get("bzimage_sha256")
-                                       for k in range(len(metas))],
+           "same_kernel_as_previous": same,
            "struct_notification_size": sizes}
     with open(a.out_json, "w") as f:
         json.dump(doc, f, indent=1, sort_keys=True)
