@@ -6,7 +6,7 @@ Arguments: the run directories of make -f Makefile.kernel vm-bench-series in
 order, stock first, then the series' first 1, 2, ... N patches (each written
 by kernel/scripts/vm-run.sh bench: meta.txt, the guest's Google Benchmark
 JSON, samples-histogram.csv with every knotif-bench round trip's
-instructions, seccomp.o of that kernel, patches.txt).
+instructions, seccomp.o of that kernel).
 
 For every knotif-bench row it gives p50, p90, p99 and the mean of all the
 round trips (every repetition pooled), and the share of slow ones: at least
