@@ -8,18 +8,18 @@
  * the path the target passed (else EPROTO, which fails the run):
  *
  *   agent/read-mem           open /proc/PID/mem, pread, close: what many agents do
- *                            (it reads through PROT_NONE, see lib/target_mem.h)
- *   agent/read-vm            process_vm_readv (lib/target_mem.h's read)
+ *                            (it reads through PROT_NONE, see lib/seccomp/target_mem.h)
+ *   agent/read-vm            process_vm_readv (lib/seccomp/target_mem.h's read)
  *   agent/read-vm/id-valid   the same, then SECCOMP_IOCTL_NOTIF_ID_VALID: the
  *                            read is known to be the waiting call's (TOCTOU)
  *   agent/mknod-fork         the same, then the node made as the target would
- *                            make it (lib/mknod_as.c: a forked helper in its
+ *                            make it (lib/seccomp/mknod_as.c: a forked helper in its
  *                            namespaces with its credentials, knotif-run
  *                            --emulate=mknod's way) and removed again
  *   agent/mknod-exec         the same, the helper exec'ing knotif-bench itself per
  *                            call to do it, as Incus re-execs itself (forkmknod)
  *   agent/mknod-pool         the same, the node made by a helper kept for the
- *                            thread's context (lib/mknod_pool.h: knotif-run
+ *                            thread's context (lib/seccomp/mknod_pool.h: knotif-run
  *                            --emulate=mknod's way): the context still taken
  *                            from /proc each call, the helper forked once, and
  *                            the helper answers; the target removes the node
@@ -42,17 +42,17 @@
  *   agent/write-vm           SECCOMP_IOCTL_NOTIF_ID_VALID, then one
  *                            process_vm_writev (what many agents do; the pid
  *                            could be reused between the two)
- *   agent/write-mem          knotif-run's way (lib/target_mem.h): /proc/PID and
+ *   agent/write-mem          knotif-run's way (lib/seccomp/target_mem.h): /proc/PID and
  *                            its mem opened, ID_VALID, the buffer checked
  *                            against /proc/PID/maps, pwrite
  *
- * agent/mknod-fork and agent/mknod-pool also time their steps (lib/as_target.h's
- * and lib/mknod_pool.h's moments): each is a counter step:<name>_ns, the mean
+ * agent/mknod-fork and agent/mknod-pool also time their steps (lib/seccomp/as_target.h's
+ * and lib/seccomp/mknod_pool.h's moments): each is a counter step:<name>_ns, the mean
  * per call, so the row says where its way's cost goes (the pool's helper
  * answers the target after its report).
  *
  * Beside unotif/async/emulate, each row's difference is that step's cost.
- * The reads are written here, not through lib/target_mem.h: they are what is
+ * The reads are written here, not through lib/seccomp/target_mem.h: they are what is
  * priced, each system call alone. analysis/workloads/device-tree prices the
  * node on real work.
  */
@@ -91,7 +91,7 @@ struct agent_variant {
 	enum path_read read;
 	bool id_valid;
 	bool make_node;			/* the node made (by the variant's way), then removed */
-	bool pool;			/* through lib/mknod_pool.h's helpers */
+	bool pool;			/* through lib/seccomp/mknod_pool.h's helpers */
 	bool exec;			/* the per-call helper execs /proc/self/exe */
 	bool by_root;			/* the supervisor makes it itself (no helper, no target context) */
 	bool context;			/* by_root, after taking the thread's context as the pool does */
@@ -375,14 +375,14 @@ static int supervise(struct bench *b)
 	return ret;
 }
 
-/* lib/as_target.h's moments, in order: step i runs from moment i to i + 1 */
+/* lib/seccomp/as_target.h's moments, in order: step i runs from moment i to i + 1 */
 static const char *const fork_steps[] = {
 	"take", "pipe", "fork", "pdeath", "cgroups", "setns", "chroot", "creds", "caps", "act", "report", "reap",
 	NULL,
 };
 _Static_assert(sizeof(fork_steps) / sizeof(fork_steps[0]) == AS_AT_COUNT, "one step between two moments");
 
-/* lib/mknod_pool.h's moments: the same */
+/* lib/seccomp/mknod_pool.h's moments: the same */
 static const char *const pool_steps[] = { "take", "hand", "act", "report", NULL };
 _Static_assert(sizeof(pool_steps) / sizeof(pool_steps[0]) == POOL_AT_COUNT, "one step between two moments");
 

@@ -5,7 +5,7 @@
  * SECCOMP_FILTER_FLAG_NEW_LISTENER and hands the listener over SCM_RIGHTS.
  * The supervisor blocks in NOTIF_RECV and answers each notification by
  * emulating, continuing, or installing a descriptor (ADDFD + SEND), through
- * lib/notif.c like every other supervisor of the project.
+ * lib/seccomp/notif.c like every other supervisor of the project.
  *
  * Two variants run only on the knotif kernel series (kernel/patches), the
  * 2018 v3 interfaces that never merged: unotif/rw speaks read()/write() on

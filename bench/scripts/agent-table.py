@@ -14,7 +14,7 @@ rounds; each row's p50 is the median of its rounds' medians):
     (agent/mknod-root/context - agent/mknod-root), and the pool as a
     multiple of that floor;
   - the steps of each row that times them (step:<name>_ns: agent/mknod-pool,
-    lib/mknod_pool.h's moments; agent/mknod-fork, lib/as_target.h's): the
+    lib/seccomp/mknod_pool.h's moments; agent/mknod-fork, lib/seccomp/as_target.h's): the
     mean per call of each, its share of their sum, and the sum beside the
     row's mean round trip (what lies outside the steps: the notification,
     the read and check, the unlink; the pool's report comes after its target

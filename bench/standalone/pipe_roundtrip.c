@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pipe-roundtrip [N]: the smallest pipe ping-pong between two processes on
- * CPU 0, written apart from knotif-bench (no libknotif) to check its
+ * CPU 0, written apart from knotif-bench (no lib/) to check its
  * pingpong/pipe/placement:same figure. Prints median and mean in ns.
  */
 #ifndef _GNU_SOURCE

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the standalone cross-checks share, kept apart from libknotif on
+ * What the standalone cross-checks share, kept apart from lib/ on
  * purpose: they exist to check knotif-bench with code it does not share.
  */
 #ifndef STANDALONE_ROUNDTRIP_H

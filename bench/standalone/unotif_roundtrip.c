@@ -2,7 +2,7 @@
 /*
  * unotif-roundtrip [async|sync] [N]: the smallest program that does what
  * knotif-bench's unotif/<wake>/emulate/placement:same does, written apart
- * from it (no libknotif) so the two can check each other. The listener
+ * from it (no lib/) so the two can check each other. The listener
  * crosses processes with pidfd_getfd() rather than SCM_RIGHTS.
  * Prints: median and mean round trip in ns.
  */

@@ -1,11 +1,11 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """
-agent/mknod-fork times its steps (lib/as_target.h's moments) and writes each
+agent/mknod-fork times its steps (lib/seccomp/as_target.h's moments) and writes each
 as step:<name>_ns: every iteration and aggregate row carries the twelve, in
 their order, none negative, and in every repetition they sum to less than
 the mean round trip (they are one call's parts, timed inside it: this holds
-on any host). agent/mknod-pool carries its four (lib/mknod_pool.h's), in
+on any host). agent/mknod-pool carries its four (lib/seccomp/mknod_pool.h's), in
 order, none negative, and the ones before its helper answers (take, hand,
 act) sum to less than the mean round trip. Rows without steps (agent/mknod-root and its /context) carry none. The
 native row makes and removes its node (the check passes) and leaves none.

@@ -7,7 +7,7 @@
  * child; the target is its grandchild and is left alone).
  *   kill-parent-before-pdeathsig  SIGKILL knotif-bench just before the
  *                                 supervisor arms PR_SET_PDEATHSIG: the race
- *                                 lib/pdeath.h's re-check exists for
+ *                                 lib/seccomp/pdeath.h's re-check exists for
  *   fail-mlockall                 the supervisor's mlockall() fails (EPERM)
  */
 #include <errno.h>

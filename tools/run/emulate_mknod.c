@@ -7,8 +7,8 @@
  * the calling thread would if it were allowed: in its mount namespace and
  * root, relative to its cwd or dirfd, with its fsuid, fsgid, groups and
  * umask, and nowhere its own permissions would not let it create a file
- * (lib/mknod_as.h), by a helper kept for calls of the same context
- * (lib/mknod_pool.h). tools/run/README.md states the security model.
+ * (lib/seccomp/mknod_as.h), by a helper kept for calls of the same context
+ * (lib/seccomp/mknod_pool.h). tools/run/README.md states the security model.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,7 +26,7 @@
 
 struct mknod_call {
 	struct emulated_outcome out;	/* created, refused (not in the policy) or failed */
-	struct mknod_as as;	/* the call as lib/mknod_as.h makes it; as.path is path */
+	struct mknod_as as;	/* the call as lib/seccomp/mknod_as.h makes it; as.path is path */
 	char path[PATH_MAX];
 	int path_error;		/* the path could not be read: its errno (EFAULT, ENAMETOOLONG) */
 	struct mknod_pool_act act;	/* the helper making it (EMULATION_ACTING) */
@@ -34,7 +34,7 @@ struct mknod_call {
 
 /* --policy, or the default list (device_policy.h) */
 static struct device_policy policy;
-/* the helpers that make the nodes, kept between calls (lib/mknod_pool.h) */
+/* the helpers that make the nodes, kept between calls (lib/seccomp/mknod_pool.h) */
 static struct mknod_pool pool;
 
 static int configure(const char *policy_path, char *why, size_t why_len)

@@ -16,7 +16,7 @@
  * The answer is written into the thread's buffer as the kernel would write
  * it, only where the thread could write (a read-only or unmapped buffer gets
  * EFAULT, as copy_to_user() gives), through /proc/TID/mem opened before the
- * call's ID_VALID check: lib/target_mem.h's target_mem_write().
+ * call's ID_VALID check: lib/seccomp/target_mem.h's target_mem_write().
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -418,7 +418,7 @@ int main(int argc, char **argv)
 
 		if (!o.emulate[e])
 			continue;
-		/* FEAT_AS_TARGET: the capabilities lib/as_target.c's helpers use, not the uid */
+		/* FEAT_AS_TARGET: the capabilities lib/seccomp/as_target.c's helpers use, not the uid */
 		if (em->needs != FEAT_COUNT && feature_probe(em->needs, why, sizeof(why)))
 			die("--emulate=%s needs %s: %s", em->name, em->needs == FEAT_AS_TARGET ? "root" : "more",
 			    why);

@@ -105,7 +105,7 @@ static int reply(struct sup_thread *t, int fd, struct target_slot *target, int64
 
 /*
  * Read the path argument out of the target, the way a correct supervisor
- * must (lib/target_mem.h): open its memory, check the id (the pid still names
+ * must (lib/seccomp/target_mem.h): open its memory, check the id (the pid still names
  * our target), read, check the id again (what we read came from the waiting
  * call), then act. A notification gone meanwhile is counted and not answered.
  */

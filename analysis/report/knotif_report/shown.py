@@ -6,12 +6,12 @@ XML 1.0 (the inline SVG; an HTML parser is no kinder to them) forbids C0
 controls other than tab, newline and carriage return, U+FFFE, U+FFFF and
 lone surrogates (json.load makes one of "\\ud800"); the bidi controls can
 make a name read backwards ("evil\\u202etxt.exe"). Each becomes a visible
-escape, as knotif-compare and knotif-history print it (lib/escape.c):
+escape, as knotif-compare and knotif-history print it (lib/console/escape.c):
 \\n \\t \\r, \\xNN for C0, DEL and C1, \\uNNNN for the rest. Unlike there, a
 backslash is kept single: on a page a regex in a command line reads as
 typed, and no terminal is driven by what looks like an escape.
 
-Figures (SVG text does not wrap) show names elided as lib/escape.c's
+Figures (SVG text does not wrap) show names elided as lib/console/escape.c's
 escape_elided() does: the first and last characters with "…#xxxxxxxx…"
 between, xxxxxxxx the same FNV-1a hash of the whole name, so two long names
 that share their ends read differently, and alike in the terminal and here.
@@ -19,14 +19,14 @@ that share their ends read differently, and alike in the terminal and here.
 import html
 import re
 
-# what a terminal or an XML parser must not get raw (lib/escape.c's set, plus XML's own)
+# what a terminal or an XML parser must not get raw (lib/console/escape.c's set, plus XML's own)
 _HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069"
                      "\ud800-\udfff\ufffe\uffff]")
 _NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
 # one shown unit of escaped text: an escape this module made, or one character
 _UNIT = re.compile(r"\\x[0-9a-f]{2}|\\u[0-9a-f]{4}|\\[ntr]|.", re.S)
 
-FIGURE_MAX = 90  # lib/table.h's TABLE_CELL_MAX: a name in a figure as wide as in a table
+FIGURE_MAX = 90  # lib/console/table.h's TABLE_CELL_MAX: a name in a figure as wide as in a table
 
 
 def _escape_one(m):
@@ -35,7 +35,7 @@ def _escape_one(m):
         return _NAMED[m.group()]
     if c < 0x80:
         return "\\x%02x" % c
-    if c < 0xa0:  # C1: its UTF-8 bytes, as lib/escape.c shows them
+    if c < 0xa0:  # C1: its UTF-8 bytes, as lib/console/escape.c shows them
         return "\\xc2\\x%02x" % c
     return "\\u%04x" % c
 
@@ -51,7 +51,7 @@ def html_text(s):
 
 
 def fnv1a(s):
-    """lib/escape.c's hash of a name: the same 8 hex digits in a terminal and here"""
+    """lib/console/escape.c's hash of a name: the same 8 hex digits in a terminal and here"""
     h = 2166136261
     for b in s.encode("utf-8", "surrogatepass"):
         h = ((h ^ b) * 16777619) & 0xffffffff

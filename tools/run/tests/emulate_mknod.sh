@@ -123,7 +123,7 @@ expect_eq "an absolute symlink" "$(chrooted at-cwd "evil/$name-2" c 1 5)" 0
 [ ! -e "/tmp/$name-2" ] || { rm -f "/tmp/$name-2"; fail "a symlink left the target's root"; }
 
 # --- one process changing its context between calls: each node is made as it is then ---
-# (knotif-run keeps a helper per context, lib/mknod_pool.h: none may serve another's call)
+# (knotif-run keeps a helper per context, lib/seccomp/mknod_pool.h: none may serve another's call)
 mkdir -m 777 "$box/ctx"
 k=knotif-ctx-$$
 on_exit "rm -f '/$k-r'"	# where a helper kept for the old root would put it

@@ -7,7 +7,7 @@
 /*
  * Where a thread's cgroups are, as this (the supervisor's) mount namespace
  * sees them: the cgroup mounts of whole hierarchies, and the one a line of
- * /proc/TID/cgroup names. lib/as_target.c joins them; knotif-run's
+ * /proc/TID/cgroup names. lib/seccomp/as_target.c joins them; knotif-run's
  * --emulate=sysinfo reads the memory controller's figures there.
  */
 

@@ -202,7 +202,7 @@ static int ptrace_allowed(void)
 	return scope >= 3 ? -EPERM : 0;
 }
 
-/* Every capability lib/as_target.c's helpers use, effective now: 0 or -EPERM. */
+/* Every capability lib/seccomp/as_target.c's helpers use, effective now: 0 or -EPERM. */
 static int as_target_privileged(void)
 {
 	static const cap_value_t needed[] = { CAP_MKNOD, CAP_SYS_ADMIN, CAP_SYS_CHROOT, CAP_SETUID,

@@ -15,7 +15,7 @@
  * to its cwd or dirfd, with its fsuid, fsgid, groups and umask, and every
  * capability dropped but CAP_MKNOD (the kernel's own permission checks are
  * the thread's); the parent is resolved with no magic link, and a nodev
- * mount is refused (lib/as_target.h does the becoming). The one
+ * mount is refused (lib/seccomp/as_target.h does the becoming). The one
  * implementation knotif-run --emulate=mknod and knotif-bench's agent rows
  * share. tools/run/README.md states the security model.
  */
@@ -25,7 +25,7 @@ struct mknod_as {
 	const char *path;	/* the supervisor's own copy, read once */
 	mode_t mode;
 	unsigned int major, minor;
-	int64_t *at;		/* NULL, or the act's AS_AT_COUNT moments (lib/as_target.h) */
+	int64_t *at;		/* NULL, or the act's AS_AT_COUNT moments (lib/seccomp/as_target.h) */
 };
 
 /*
@@ -59,7 +59,7 @@ int mknod_as_helper_main(int argc, char **argv);
  * In a helper that has become the thread (as_target_become()): the node,
  * its parent resolved with no magic link (/proc/PID/root and the like lead
  * anywhere) and refused on a nodev mount. 0, or the errno and the step in
- * *step. lib/mknod_pool.c's helpers call it too.
+ * *step. lib/seccomp/mknod_pool.c's helpers call it too.
  */
 int mknod_here(const char *path, mode_t mode, unsigned int major, unsigned int minor, const char **step);
 

@@ -20,7 +20,7 @@ enum feature {
 	FEAT_NOTIF_RW,		/* knotif kernel series only: read()/write() on a listener */
 	FEAT_PTRACE_LISTENER,	/* knotif kernel series only: PTRACE_SECCOMP_GET_LISTENER */
 	FEAT_NOTIF_RW_BATCH,	/* knotif kernel series (0008): many notifications per read()/write() */
-	FEAT_AS_TARGET,		/* the privileges lib/as_target.c's helpers need (root) */
+	FEAT_AS_TARGET,		/* the privileges lib/seccomp/as_target.c's helpers need (root) */
 	FEAT_COUNT
 };
 

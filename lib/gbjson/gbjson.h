@@ -50,7 +50,7 @@ enum gb_latency { GB_LAT_MIN, GB_LAT_P50, GB_LAT_P90, GB_LAT_P99, GB_LAT_P999, G
 		  GB_LAT_STDDEV, GB_LAT_COUNT };
 extern const char *const gb_latency_key[GB_LAT_COUNT];	/* "min", "p50", ... "stddev" */
 struct summary;
-/* v[GB_LAT_*] from a summary (lib/stats.h). */
+/* v[GB_LAT_*] from a summary (lib/base/stats.h). */
 void gb_latency_values(const struct summary *s, double *v);
 /* Sets every gb_latency_key on row (a GB row, or any JSON object). */
 void gb_latency_counters(json_t *row, const struct summary *s);

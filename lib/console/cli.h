@@ -26,7 +26,7 @@ void cli_list_check(const char *flag, const char *list);
  */
 void cli_choices(const char *flag, const char *list, const char *const *choices, int n, bool *set,
 		 const char *expected);
-/* --placement=LIST: same, cross, free (lib/cpu.h) into set[PLACEMENT_COUNT] */
+/* --placement=LIST: same, cross, free (lib/base/cpu.h) into set[PLACEMENT_COUNT] */
 void cli_placements(const char *flag, const char *list, bool *set);
 /* absent (a bare flag), true, 1, false, 0 */
 bool cli_bool(const char *flag, const char *s);

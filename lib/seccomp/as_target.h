@@ -15,7 +15,7 @@
  * dirfd a relative path starts at), takes its fsuid, fsgid, groups and
  * umask, and drops every capability but the one the call needs. Path
  * resolution and permission checks are then the kernel's own, for that
- * thread. lib/mknod_as.c (device nodes) and knotif-run's mount_as.c
+ * thread. lib/seccomp/mknod_as.c (device nodes) and knotif-run's mount_as.c
  * (mounts) are built on it; tools/run/README.md states the security model.
  */
 
@@ -51,7 +51,7 @@ struct as_target {
 	int ngroups;
 	mode_t umask;
 	char cgroups[4096];	/* /proc/TID/cgroup: the cgroups a helper joins first */
-	bool no_mntns;		/* as_target_take() leaves mntns closed (lib/mknod_pool.c: its root says it) */
+	bool no_mntns;		/* as_target_take() leaves mntns closed (lib/seccomp/mknod_pool.c: its root says it) */
 	int64_t *at;		/* NULL, or where the act's AS_AT_COUNT moments go (0: not reached) */
 };
 #define AS_TARGET_INIT { .root = -1, .base = -1, .mntns = -1 }

@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 /*
- * Bencher Metric Format (lib/gbbmf.c): each benchmark's latency and
+ * Bencher Metric Format (lib/gbjson/gbbmf.c): each benchmark's latency and
  * floor_ratio over its repetitions, from Google Benchmark rows. gb_write()
  * calls it for --benchmark_format=bmf; 0, or -errno.
  */

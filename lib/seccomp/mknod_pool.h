@@ -46,7 +46,7 @@ struct mknod_context {
 
 struct mknod_helper {
 	pid_t pid;
-	int pidfd;		/* for its reaping, as lib/as_target.c's acts */
+	int pidfd;		/* for its reaping, as lib/seccomp/as_target.c's acts */
 	int sock;		/* requests in, outcomes out (SOCK_SEQPACKET) */
 	bool busy;		/* a call is in it */
 	uint64_t used;		/* when it last took a call (the pool's clock) */
