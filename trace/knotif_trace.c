@@ -619,6 +619,7 @@ cleanup:
 	}
 	event_sink_free(&sink);
 	knotif_trace_bpf__destroy(skel);
+	source_close();
 	if (stats_fd >= 0)
 		close(stats_fd);
 	free(snaps);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What knotif_trace.bpf.c and the user side share: the transition counters
+ * What the BPF side (bpf/) and the user side share: the transition counters
  * and per-phase histograms the kernel side aggregates, the per-notification
  * record it streams only when asked (--events), and the histogram's slots.
  */

@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "clock.h"
+#include "empty_probes.h"
 #include "knotif_trace.skel.h"
 
 const char *const source_key[KT_SRC_COUNT] = {
@@ -138,31 +139,8 @@ int source_choose(int wanted, struct source_support *support)
 	return -EOPNOTSUPP;
 }
 
-/* --empty-programs: each probe chosen to load gives its place to its empty twin. */
-static void set_autoload_empty(struct knotif_trace_bpf *skel, bool empty_programs)
-{
-	struct bpf_program *twin[][2] = {
-		{ skel->progs.tp_queued, skel->progs.empty_queued },
-		{ skel->progs.tp_received, skel->progs.empty_received },
-		{ skel->progs.tp_replied, skel->progs.empty_replied },
-		{ skel->progs.tp_addfd, skel->progs.empty_addfd },
-		{ skel->progs.tp_interrupted, skel->progs.empty_interrupted },
-		{ skel->progs.tp_listener_gone, skel->progs.empty_listener_gone },
-		{ skel->progs.tp_resumed, skel->progs.empty_resumed },
-		{ skel->progs.tp_done, skel->progs.empty_done },
-		{ skel->progs.on_sys_exit, skel->progs.empty_sys_exit },
-		{ skel->progs.on_switch, skel->progs.empty_switch },
-		{ skel->progs.on_waking, skel->progs.empty_waking },
-		{ skel->progs.fentry_seccomp_filter, skel->progs.empty_seccomp_filter },
-	};
-
-	for (size_t i = 0; i < sizeof(twin) / sizeof(twin[0]); i++) {
-		bool load = bpf_program__autoload(twin[i][0]);
-
-		bpf_program__set_autoload(twin[i][0], load && !empty_programs);
-		bpf_program__set_autoload(twin[i][1], load && empty_programs);
-	}
-}
+/* --empty-programs: the chosen per-event probes' hooks, each with a program of two instructions */
+static struct empty_probes empties;
 
 void source_set_autoload(struct knotif_trace_bpf *skel, int source, const struct probe_options *po)
 {
@@ -198,12 +176,19 @@ void source_set_autoload(struct knotif_trace_bpf *skel, int source, const struct
 		for (size_t i = 0; i < SCHED_PROBE_COUNT; i++)
 			bpf_program__set_autoload(sched[i], po->only_probes & (1U << i));
 	}
-	set_autoload_empty(skel, po->empty_programs);
+	if (po->empty_programs)
+		empty_probes_take(&empties, skel);
 }
 
 int source_load(struct knotif_trace_bpf *skel, int source)
 {
+	char why[200];
 	int err = knotif_trace_bpf__load(skel);
+
+	if (!err && empty_probes_load(&empties, why, sizeof(why))) {
+		fprintf(stderr, "%s: unsupported: --empty-programs: %s\n", knotif_prog, why);
+		return -EOPNOTSUPP;
+	}
 
 	if (err == -EPERM || err == -EACCES)
 		fprintf(stderr, "%s: unsupported: loading BPF programs needs root (CAP_BPF and "
@@ -227,14 +212,25 @@ int source_attach(struct knotif_trace_bpf *skel, int source)
 	 * returned, and then what was queued from that moment on, while our
 	 * own probe holds the event on.
 	 */
+	char why[200];
+
 	skel->bss->attach_ns = ~0ULL;
 	err = knotif_trace_bpf__attach(skel);
+	if (!err && empty_probes_attach(&empties, why, sizeof(why))) {
+		fprintf(stderr, "%s: unsupported: --empty-programs: %s\n", knotif_prog, why);
+		return -EOPNOTSUPP;
+	}
 	skel->bss->attach_ns = now_ns();
 
 	if (err)
 		fprintf(stderr, "%s: unsupported: attaching the %s probes: %s\n", knotif_prog,
 			source_key[source], strerror(-err));
 	return err ? -EOPNOTSUPP : 0;
+}
+
+void source_close(void)
+{
+	empty_probes_close(&empties);
 }
 
 int prog_stats_enable(void)
@@ -254,25 +250,30 @@ int prog_stats_enable(void)
  * (the time inside the program, its helpers included; not the tracepoint's
  * dispatch to it). Under QEMU -icount a ns is an instruction.
  */
+static void prog_stats_line(const char *name, int fd, FILE *out)
+{
+	struct bpf_prog_info info = { 0 };
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len)) {
+		fprintf(out, "# prog-stats: %s: %s\n", name, strerror(errno));
+		return;
+	}
+	fprintf(out, "# prog-stats: %-16s %12llu runs %14llu ns %10.1f ns/run\n", name,
+		(unsigned long long)info.run_cnt, (unsigned long long)info.run_time_ns,
+		info.run_cnt ? (double)info.run_time_ns / (double)info.run_cnt : 0.0);
+}
+
 void prog_stats_print(const struct knotif_trace_bpf *skel, FILE *out)
 {
 	struct bpf_program *prog;
 
 	bpf_object__for_each_program(prog, skel->obj) {
-		struct bpf_prog_info info = { 0 };
-		__u32 len = sizeof(info);
 		int fd = bpf_program__fd(prog);
 
-		if (fd < 0)
-			continue;	/* not loaded: another source's or an unneeded attachment */
-		if (bpf_obj_get_info_by_fd(fd, &info, &len)) {
-			fprintf(out, "# prog-stats: %s: %s\n", bpf_program__name(prog),
-				strerror(errno));
-			continue;
-		}
-		fprintf(out, "# prog-stats: %-16s %12llu runs %14llu ns %10.1f ns/run\n",
-			bpf_program__name(prog), (unsigned long long)info.run_cnt,
-			(unsigned long long)info.run_time_ns,
-			info.run_cnt ? (double)info.run_time_ns / (double)info.run_cnt : 0.0);
+		if (fd >= 0)	/* else not loaded: another source's or an unneeded attachment */
+			prog_stats_line(bpf_program__name(prog), fd, out);
 	}
+	for (int i = 0; i < empties.count; i++)
+		prog_stats_line(empties.probe[i].name, empties.probe[i].prog_fd, out);
 }

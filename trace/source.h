@@ -48,9 +48,15 @@ struct probe_options {
 /* Between open and load: only the programs of source, as the options leave them, load. */
 void source_set_autoload(struct knotif_trace_bpf *skel, int source, const struct probe_options *po);
 
-/* knotif_trace_bpf__load() and __attach(): 0, or -EOPNOTSUPP with the kernel's reason said */
+/*
+ * knotif_trace_bpf__load() and __attach() (and --empty-programs' own
+ * programs, trace/empty_probes.h): 0, or -EOPNOTSUPP with the kernel's
+ * reason said. source_close() detaches and closes what they made beside
+ * the skeleton.
+ */
 int source_load(struct knotif_trace_bpf *skel, int source);
 int source_attach(struct knotif_trace_bpf *skel, int source);
+void source_close(void);
 
 /*
  * --prog-stats: the kernel's BPF run-time stats, on while the returned

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "empty_probes.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/bpf.h>
+
+#include "knotif_trace.skel.h"
+
+void empty_probes_take(struct empty_probes *e, struct knotif_trace_bpf *skel)
+{
+	/* the per-event probes; --prog-stats lists their empty programs in this order */
+	struct bpf_program *per_event[EMPTY_PROBES_MAX] = {
+		skel->progs.tp_queued, skel->progs.tp_received, skel->progs.tp_replied,
+		skel->progs.tp_addfd, skel->progs.tp_interrupted, skel->progs.tp_listener_gone,
+		skel->progs.tp_resumed, skel->progs.tp_done, skel->progs.on_sys_exit,
+		skel->progs.on_switch, skel->progs.on_waking, skel->progs.fentry_seccomp_filter,
+	};
+
+	e->count = 0;
+	for (int i = 0; i < EMPTY_PROBES_MAX; i++) {
+		struct bpf_program *prog = per_event[i];
+		struct empty_probe *p = &e->probe[e->count];
+		const char *name = bpf_program__name(prog);
+		const char *event = strchr(name, '_');	/* tp_queued -> _queued */
+
+		if (!bpf_program__autoload(prog))
+			continue;
+		bpf_program__set_autoload(prog, false);
+		snprintf(p->name, sizeof(p->name), "empty%s", event ? event : name);
+		p->hook = bpf_program__section_name(prog);
+		p->attach_type = bpf_program__expected_attach_type(prog);
+		p->prog_fd = p->link_fd = -1;
+		e->count++;
+	}
+}
+
+int empty_probes_load(struct empty_probes *e, char *why, size_t len)
+{
+	static const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+
+	for (int i = 0; i < e->count; i++) {
+		struct empty_probe *p = &e->probe[i];
+		const char *target = strchr(p->hook, '/');
+		int id = target ? libbpf_find_vmlinux_btf_id(target + 1, p->attach_type) : -EINVAL;
+
+		if (id < 0) {
+			snprintf(why, len, "%s: no %s in the kernel's BTF", p->name, p->hook);
+			return -ENOENT;
+		}
+		LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = p->attach_type,
+			    .attach_btf_id = (__u32)id);
+		p->prog_fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, p->name, "GPL", insns, 2, &opts);
+		if (p->prog_fd < 0) {
+			snprintf(why, len, "%s on %s: %s", p->name, p->hook, strerror(-p->prog_fd));
+			return p->prog_fd;
+		}
+	}
+	return 0;
+}
+
+int empty_probes_attach(struct empty_probes *e, char *why, size_t len)
+{
+	for (int i = 0; i < e->count; i++) {
+		struct empty_probe *p = &e->probe[i];
+
+		/* tp_btf and fentry alike: the hook is the program's attach_btf_id */
+		p->link_fd = bpf_raw_tracepoint_open(NULL, p->prog_fd);
+		if (p->link_fd < 0) {
+			snprintf(why, len, "%s on %s: %s", p->name, p->hook, strerror(-p->link_fd));
+			return p->link_fd;
+		}
+	}
+	return 0;
+}
+
+void empty_probes_close(struct empty_probes *e)
+{
+	for (int i = 0; i < e->count; i++) {
+		if (e->probe[i].link_fd >= 0)
+			close(e->probe[i].link_fd);
+		if (e->probe[i].prog_fd >= 0)
+			close(e->probe[i].prog_fd);
+		e->probe[i].prog_fd = e->probe[i].link_fd = -1;
+	}
+	e->count = 0;
+}
