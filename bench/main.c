@@ -41,39 +41,64 @@ struct options {
 	enum counters_source counters;
 };
 
-static const char usage_text[] =
+enum {
+	OPT_FILTER = 256, OPT_REPS, OPT_MIN_TIME, OPT_LIST, OPT_COUNTERS,
+	OPT_PLACEMENT, OPT_SYSCALL, OPT_SAMPLES, OPT_SAMPLES_OUT, OPT_TIMEOUT, OPT_TRACE,
+};
+
+/* the options before lib/gbjson's output ones, then those after them */
+static const struct cli_option run_options[] = {
+	{ "benchmark_filter", OPT_FILTER, required_argument, "--benchmark_filter=REGEX",
+	  "run benchmarks whose name matches (a leading\n"
+	  "'-' runs those that do not); agent/mknod-* (ms a\n"
+	  "call) run only when a filter names them" },
+	{ "benchmark_repetitions", OPT_REPS, required_argument, "--benchmark_repetitions=N",
+	  "repetitions per benchmark (default 5)" },
+	{ "benchmark_min_time", OPT_MIN_TIME, required_argument, "--benchmark_min_time=SECONDS",
+	  "at least this long per repetition ('0.5' or '0.5s')" },
+	CLI_OPTIONS_END,
+};
+static const struct cli_option bench_options[] = {
+	{ "benchmark_list_tests", OPT_LIST, optional_argument, "--benchmark_list_tests",
+	  "print the selected benchmark names (on-request\n"
+	  "ones too) and exit" },
+	{ "placement", OPT_PLACEMENT, required_argument, "--placement=LIST",
+	  "comma-separated: same, cross, free (default same,cross)" },
+	{ "syscall", OPT_SYSCALL, required_argument, "--syscall=NAME",
+	  "the trapped syscall (default getppid)" },
+	{ "samples", OPT_SAMPLES, required_argument, "--samples=N",
+	  "timed round trips per repetition (default 5000)" },
+	{ "samples_out", OPT_SAMPLES_OUT, required_argument, "--samples_out=FILE",
+	  "raw samples as CSV: name,repetition,index,ns" },
+	{ "timeout", OPT_TIMEOUT, required_argument, "--timeout=SECONDS",
+	  "with no repetition finished, a benchmark is hung\n"
+	  "(default 120)" },
+	{ "trace", OPT_TRACE, no_argument, "--trace",
+	  "phase breakdown of unotif and ptrace-seccomp\n"
+	  "benchmarks by knotif-trace (root; timings then\n"
+	  "include its cost; the others are listed as not\n"
+	  "understood)" },
+	{ "counters", OPT_COUNTERS, required_argument, "--counters=SOURCE",
+	  "context switches, migrations, supervisor CPU from\n"
+	  "procfs (default: read around the timed loop) or\n"
+	  "perf (perf_event counters: they cost time inside it)" },
+	CLI_HELP_OPTION,
+	CLI_VERSION_OPTION,
+	CLI_OPTIONS_END,
+};
+
+static const struct cli_spec spec = {
+	.head =
 "Usage: knotif-bench [OPTION]...\n"
 "Round-trip latency of every way to intercept a system call: seccomp user\n"
 "notification (async/sync wake-up; emulate/continue/addfd replies), ptrace\n"
 "(SECCOMP_RET_TRACE, PTRACE_SYSCALL, PTRACE_SYSEMU), SIGSYS (RET_TRAP, Syscall\n"
 "User Dispatch), Systrap (SIGSYS handed to a supervisor through shared memory),\n"
 "in-kernel decisions, and the pipe/futex ping-pong floor.\n"
-"\n"
-"  --benchmark_filter=REGEX        run benchmarks whose name matches (a leading\n"
-"                                  '-' runs those that do not); agent/mknod-* (ms a\n"
-"                                  call) run only when a filter names them\n"
-"  --benchmark_repetitions=N       repetitions per benchmark (default 5)\n"
-"  --benchmark_min_time=SECONDS    at least this long per repetition ('0.5' or '0.5s')\n"
-"  --benchmark_format=FMT          stdout: console (default), json, csv or bmf\n"
-"  --benchmark_out=FILE            also write results to FILE\n"
-"  --benchmark_out_format=FMT      FILE's format: json (default), console, csv or bmf\n"
-"  --benchmark_list_tests          print the selected benchmark names (on-request\n"
-"                                  ones too) and exit\n"
-"  --placement=LIST                comma-separated: same, cross, free (default same,cross)\n"
-"  --syscall=NAME                  the trapped syscall (default getppid)\n"
-"  --samples=N                     timed round trips per repetition (default 5000)\n"
-"  --samples_out=FILE              raw samples as CSV: name,repetition,index,ns\n"
-"  --timeout=SECONDS               with no repetition finished, a benchmark is hung\n"
-"                                  (default 120)\n"
-"  --trace                         phase breakdown of unotif and ptrace-seccomp\n"
-"                                  benchmarks by knotif-trace (root; timings then\n"
-"                                  include its cost; the others are listed as not\n"
-"                                  understood)\n"
-"  --counters=SOURCE               context switches, migrations, supervisor CPU from\n"
-"                                  procfs (default: read around the timed loop) or\n"
-"                                  perf (perf_event counters: they cost time inside it)\n"
-"  -h, --help                      this text\n"
-"  -V, --version                   version and git sha\n"
+"\n",
+	.tables = (const struct cli_option *const[]){ run_options, gb_output_options, bench_options,
+						      NULL },
+	.tail =
 "\n"
 "Names read <method>[/<variant>...]/placement:<same|cross|free>, e.g.\n"
 "unotif/sync/emulate/placement:same. Exit status: 0 all ran (unsupported ones\n"
@@ -85,32 +110,12 @@ static const char usage_text[] =
 "Examples:\n"
 "  knotif-bench                                  the default suite (same, cross)\n"
 "  knotif-bench --benchmark_filter='^unotif/sync' --placement=same\n"
-"  knotif-bench --benchmark_repetitions=9 --benchmark_out=run.json\n";
-
-enum {
-	OPT_FILTER = 256, OPT_REPS, OPT_MIN_TIME, OPT_LIST, OPT_COUNTERS,
-	OPT_PLACEMENT, OPT_SYSCALL, OPT_SAMPLES, OPT_SAMPLES_OUT, OPT_TIMEOUT, OPT_TRACE,
+"  knotif-bench --benchmark_repetitions=9 --benchmark_out=run.json\n",
+	.column = 34,
 };
 
 static void parse_args(struct options *o, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "benchmark_filter", required_argument, NULL, OPT_FILTER },
-		{ "benchmark_repetitions", required_argument, NULL, OPT_REPS },
-		{ "benchmark_min_time", required_argument, NULL, OPT_MIN_TIME },
-		GB_OUTPUT_LONGOPTS,
-		{ "benchmark_list_tests", optional_argument, NULL, OPT_LIST },
-		{ "placement", required_argument, NULL, OPT_PLACEMENT },
-		{ "syscall", required_argument, NULL, OPT_SYSCALL },
-		{ "samples", required_argument, NULL, OPT_SAMPLES },
-		{ "samples_out", required_argument, NULL, OPT_SAMPLES_OUT },
-		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "trace", no_argument, NULL, OPT_TRACE },
-		{ "counters", required_argument, NULL, OPT_COUNTERS },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
 	int c;
 
 	*o = (struct options){
@@ -121,8 +126,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 		.samples = 5000,
 		.timeout_s = 120,
 	};
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
+	while ((c = cli_next_option(&spec, argc, argv)) != -1) {
 		if (gb_output_option(&o->output, c, optarg))
 			continue;
 		switch (c) {
@@ -163,8 +167,6 @@ static void parse_args(struct options *o, int argc, char **argv)
 			if (counters_source_parse(optarg, &o->counters))
 				usage_error("invalid value for --counters: '%s' (expected procfs or perf)", optarg);
 			break;
-		default:
-			cli_other_option(c, usage_text, argv);
 		}
 	}
 	cli_no_operands(argc, argv);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "cli_options.h"
 
 /*
  * Results in Google Benchmark's JSON schema, so that its compare.py and the
@@ -62,8 +63,9 @@ int gb_write_csv(FILE *out, json_t *benchmarks);
 /*
  * Where a runner's results go, as Google Benchmark's flags say:
  * --benchmark_format for stdout, --benchmark_out=FILE in
- * --benchmark_out_format. GB_OUTPUT_LONGOPTS goes into a getopt_long table
- * and gb_output_option() into its loop, before the runner's own cases.
+ * --benchmark_out_format. gb_output_options goes among a runner's option
+ * tables (lib/console/cli_options.h) and gb_output_option() into its loop,
+ * before the runner's own cases.
  */
 struct gb_output {
 	enum out_format format;
@@ -72,10 +74,7 @@ struct gb_output {
 	FILE *out_file;		/* opened by gb_output_prepare(), before the first measurement */
 };
 enum { GB_OPT_FORMAT = 0x4000, GB_OPT_OUT, GB_OPT_OUT_FORMAT };
-#define GB_OUTPUT_LONGOPTS                                                          \
-	{ "benchmark_format", required_argument, NULL, GB_OPT_FORMAT },              \
-	{ "benchmark_out", required_argument, NULL, GB_OPT_OUT },                    \
-	{ "benchmark_out_format", required_argument, NULL, GB_OPT_OUT_FORMAT }
+extern const struct cli_option gb_output_options[];
 #define GB_OUTPUT_DEFAULT { .format = FORMAT_CONSOLE, .out_format = FORMAT_JSON }
 
 /* true if c was one of the output flags (then taken into o) */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * knotif-stress's command line: the usage text, the defaults, each flag's
- * value, and the rules between flags. Lists make the run matrix (plan() in
+ * knotif-stress's command line: the options table (lib/console/cli_options.h),
+ * the defaults, each flag's value, and the rules between flags. Lists make the run matrix (plan() in
  * main.c); everything else lands in the base config every run starts from.
  */
 #include "options.h"
@@ -13,9 +13,73 @@
 
 #include "check.h"
 #include "cli.h"
+#include "cli_options.h"
 #include "supervisor.h"
 
-static const char usage_head[] =
+#define DEFAULT_STRATEGY "epoll"
+
+enum {
+	OPT_TARGETS = 256, OPT_TOPOLOGY, OPT_STRATEGY, OPT_THREADS, OPT_KIND, OPT_WAKEUP, OPT_REPLY,
+	OPT_PLACEMENT, OPT_REQUESTS, OPT_REQUESTS_TOTAL, OPT_DURATION, OPT_SIGNALS, OPT_KILL, OPT_DEATH,
+	OPT_TOCTOU, OPT_PENDING, OPT_CYCLES, OPT_TIMEOUT, OPT_REPS, OPT_LIST_STRATEGIES,
+};
+
+/* --strategy's help names the registry's strategies: written by options_parse() */
+static char strategy_help[256];
+
+static const struct cli_option stress_options[] = {
+	{ "targets", OPT_TARGETS, required_argument, "--targets=LIST",
+	  "targets per run, 1..10000 (default 10)" },
+	{ "topology", OPT_TOPOLOGY, required_argument, "--topology=LIST",
+	  "shared (one filter, one listener) | per-target\n"
+	  "(a filter and listener each) (default shared)" },
+	{ "strategy", OPT_STRATEGY, required_argument, "--strategy=LIST", strategy_help },
+	{ "list-strategies", OPT_LIST_STRATEGIES, no_argument, "--list-strategies",
+	  "print the strategies' names, one a line, and exit" },
+	{ "threads", OPT_THREADS, required_argument, "--threads=LIST",
+	  "supervisor threads K (default 1; blocking per-target\n"
+	  "uses one per listener)" },
+	{ "target-kind", OPT_KIND, required_argument, "--target-kind=KIND",
+	  "processes (default) | threads" },
+	{ "wakeup", OPT_WAKEUP, required_argument, "--wakeup=LIST",
+	  "async | sync (SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP) (default async)" },
+	{ "reply", OPT_REPLY, required_argument, "--reply=KIND", "emulate (default) | continue" },
+	{ "placement", OPT_PLACEMENT, required_argument, "--placement=LIST",
+	  "same (everything on one CPU) | cross | free (default free)" },
+	{ "requests", OPT_REQUESTS, required_argument, "--requests=N",
+	  "requests per target (default 1000)" },
+	{ "requests-total", OPT_REQUESTS_TOTAL, required_argument, "--requests-total=N",
+	  "N requests split across the targets of each run" },
+	{ "duration", OPT_DURATION, required_argument, "--duration=SECONDS",
+	  "run for this long instead of a request count" },
+	{ "signals", OPT_SIGNALS, no_argument, "--signals",
+	  "SIGUSR1 storm at the targets (EINTR, reissued)" },
+	{ "kill", OPT_KILL, no_argument, "--kill", "SIGKILL a quarter of the targets inside their call" },
+	{ "listener-death", OPT_DEATH, no_argument, "--listener-death",
+	  "the supervisor exits halfway; targets get ENOSYS and leave" },
+	{ "toctou", OPT_TOCTOU, no_argument, "--toctou",
+	  "trap faccessat; read the path from the target's memory,\n"
+	  "check NOTIF_ID_VALID before acting on it" },
+	{ "pending", OPT_PENDING, required_argument, "--pending=LIST",
+	  "instead: the pending-notification scaling curve, M\n"
+	  "notifications held on one filter (e.g. 1,10,100,1000)" },
+	{ "cycles", OPT_CYCLES, required_argument, "--cycles=N",
+	  "probe cycles per --pending point (default 2000)" },
+	{ "timeout", OPT_TIMEOUT, required_argument, "--timeout=SECONDS",
+	  "per run, before it counts as hung (default 120)" },
+	{ "benchmark_repetitions", OPT_REPS, required_argument, "--benchmark_repetitions=N",
+	  "run each N times: iteration rows + mean/median/stddev/cv\n"
+	  "aggregates; the console shows the median repetition" },
+	CLI_OPTIONS_END,
+};
+static const struct cli_option program_options[] = {
+	CLI_HELP_OPTION,
+	CLI_VERSION_OPTION,
+	CLI_OPTIONS_END,
+};
+
+static const struct cli_spec spec = {
+	.head =
 "Usage: knotif-stress [OPTION]...\n"
 "N targets loop on a trapped system call; one supervisor serves every\n"
 "notification with the chosen strategy. Reports notifications/s, target-side\n"
@@ -23,37 +87,10 @@ static const char usage_head[] =
 "ENOENT/EINTR counts, and ends every run with an exact ledger (a mismatch, a\n"
 "target left hanging or a leaked descriptor fails the run).\n"
 "\n"
-"Lists (comma-separated) make a matrix: every combination runs.\n"
-"  --targets=LIST              targets per run, 1..10000 (default 10)\n"
-"  --topology=LIST             shared (one filter, one listener) | per-target\n"
-"                              (a filter and listener each) (default shared)\n"
-; /* --strategy's line comes from the registry (usage()) */
-static const char usage_tail[] =
-"  --threads=LIST              supervisor threads K (default 1; blocking per-target\n"
-"                              uses one per listener)\n"
-"  --target-kind=KIND          processes (default) | threads\n"
-"  --wakeup=LIST               async | sync (SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP) (default async)\n"
-"  --reply=KIND                emulate (default) | continue\n"
-"  --placement=LIST            same (everything on one CPU) | cross | free (default free)\n"
-"  --requests=N                requests per target (default 1000)\n"
-"  --requests-total=N          N requests split across the targets of each run\n"
-"  --duration=SECONDS          run for this long instead of a request count\n"
-"  --signals                   SIGUSR1 storm at the targets (EINTR, reissued)\n"
-"  --kill                      SIGKILL a quarter of the targets inside their call\n"
-"  --listener-death            the supervisor exits halfway; targets get ENOSYS and leave\n"
-"  --toctou                    trap faccessat; read the path from the target's memory,\n"
-"                              check NOTIF_ID_VALID before acting on it\n"
-"  --pending=LIST              instead: the pending-notification scaling curve, M\n"
-"                              notifications held on one filter (e.g. 1,10,100,1000)\n"
-"  --cycles=N                  probe cycles per --pending point (default 2000)\n"
-"  --timeout=SECONDS           per run, before it counts as hung (default 120)\n"
-"  --benchmark_repetitions=N   run each N times: iteration rows + mean/median/stddev/cv\n"
-"                              aggregates; the console shows the median repetition\n"
-"  --benchmark_format=FMT      stdout: console (default), json, csv or bmf\n"
-"  --benchmark_out=FILE        also write results to FILE\n"
-"  --benchmark_out_format=FMT  FILE's format: json (default), console, csv or bmf\n"
-"  -h, --help                  this text\n"
-"  -V, --version               version and git sha\n"
+"Lists (comma-separated) make a matrix: every combination runs.\n",
+	.tables = (const struct cli_option *const[]){ stress_options, gb_output_options,
+						      program_options, NULL },
+	.tail =
 "\n"
 "Exit status: 0 every run balanced (unsupported ones are reported), 1 a run\n"
 "failed or its ledger did not balance, 2 bad usage.\n"
@@ -62,9 +99,9 @@ static const char usage_tail[] =
 "  knotif-stress --targets=1000 --topology=per-target --strategy=epoll --requests=10\n"
 "  knotif-stress --strategy=blocking,poll,epoll,io_uring --targets=1,10,100 --placement=same\n"
 "  knotif-stress --targets=50 --signals --kill --requests=2000\n"
-"  knotif-stress --pending=1,10,100,1000 --placement=same\n";
-
-#define DEFAULT_STRATEGY "epoll"
+"  knotif-stress --pending=1,10,100,1000 --placement=same\n",
+	.column = 30,
+};
 
 /* The strategies' names, in registry order, joined by sep. */
 static const char *strategy_names(char *out, size_t len, const char *sep)
@@ -75,17 +112,6 @@ static const char *strategy_names(char *out, size_t len, const char *sep)
 	for (int i = 0; i < strategy_count() && off < len; i++)
 		off += (size_t)snprintf(out + off, len - off, "%s%s", i ? sep : "", strategy_at(i)->name);
 	return out;
-}
-
-static const char *usage(void)
-{
-	static char text[sizeof(usage_head) + sizeof(usage_tail) + 512];
-	char names[256];
-
-	snprintf(text, sizeof(text), "%s  --strategy=LIST             %s (default %s)\n"
-		 "  --list-strategies           print the strategies' names, one a line, and exit\n%s",
-		 usage_head, strategy_names(names, sizeof(names), " | "), DEFAULT_STRATEGY, usage_tail);
-	return text;
 }
 
 /* Comma-separated integers in [lo, hi] into out[] (MAX_LIST at most); returns how many. */
@@ -108,39 +134,6 @@ static int parse_ints(const char *flag, const char *list, int *out, int64_t lo, 
 			    (long long)lo, (long long)hi);
 	return n;
 }
-
-enum {
-	OPT_TARGETS = 256, OPT_TOPOLOGY, OPT_STRATEGY, OPT_THREADS, OPT_KIND, OPT_WAKEUP, OPT_REPLY,
-	OPT_PLACEMENT, OPT_REQUESTS, OPT_REQUESTS_TOTAL, OPT_DURATION, OPT_SIGNALS, OPT_KILL, OPT_DEATH,
-	OPT_TOCTOU, OPT_PENDING, OPT_CYCLES, OPT_TIMEOUT, OPT_REPS, OPT_LIST_STRATEGIES,
-};
-
-static const struct option longopts[] = {
-	{ "targets", required_argument, NULL, OPT_TARGETS },
-	{ "topology", required_argument, NULL, OPT_TOPOLOGY },
-	{ "strategy", required_argument, NULL, OPT_STRATEGY },
-	{ "list-strategies", no_argument, NULL, OPT_LIST_STRATEGIES },
-	{ "threads", required_argument, NULL, OPT_THREADS },
-	{ "target-kind", required_argument, NULL, OPT_KIND },
-	{ "wakeup", required_argument, NULL, OPT_WAKEUP },
-	{ "reply", required_argument, NULL, OPT_REPLY },
-	{ "placement", required_argument, NULL, OPT_PLACEMENT },
-	{ "requests", required_argument, NULL, OPT_REQUESTS },
-	{ "requests-total", required_argument, NULL, OPT_REQUESTS_TOTAL },
-	{ "duration", required_argument, NULL, OPT_DURATION },
-	{ "signals", no_argument, NULL, OPT_SIGNALS },
-	{ "kill", no_argument, NULL, OPT_KILL },
-	{ "listener-death", no_argument, NULL, OPT_DEATH },
-	{ "toctou", no_argument, NULL, OPT_TOCTOU },
-	{ "pending", required_argument, NULL, OPT_PENDING },
-	{ "cycles", required_argument, NULL, OPT_CYCLES },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-	{ "benchmark_repetitions", required_argument, NULL, OPT_REPS },
-	GB_OUTPUT_LONGOPTS,
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
-};
 
 static void set_defaults(struct options *o)
 {
@@ -166,8 +159,8 @@ static const char *const *strategy_choices(void)
 	return names;
 }
 
-/* One flag c (getopt_long's answer) with its value optarg. */
-static void parse_option(struct options *o, int c, char **argv)
+/* One flag c (cli_next_option()'s answer) with its value optarg. */
+static void parse_option(struct options *o, int c)
 {
 	char expected[256];
 	bool kind[2], reply[2];
@@ -248,8 +241,6 @@ static void parse_option(struct options *o, int c, char **argv)
 		for (int i = 0; i < strategy_count(); i++)
 			puts(strategy_at(i)->name);
 		exit(0);
-	default:
-		cli_other_option(c, usage(), argv);
 	}
 }
 
@@ -278,11 +269,14 @@ void options_parse(struct options *o, int argc, char **argv)
 {
 	int c;
 
+	char names[200];
+
 	set_defaults(o);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1)
+	snprintf(strategy_help, sizeof(strategy_help), "%s (default %s)",
+		 strategy_names(names, sizeof(names), " | "), DEFAULT_STRATEGY);
+	while ((c = cli_next_option(&spec, argc, argv)) != -1)
 		if (!gb_output_option(&o->output, c, optarg))
-			parse_option(o, c, argv);
+			parse_option(o, c);
 	cli_no_operands(argc, argv);
 	check_combinations(o);
 }
