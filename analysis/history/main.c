@@ -17,6 +17,7 @@
 #include "check.h"
 #include "class.h"
 #include "cli.h"
+#include "cli_options.h"
 #include "db.h"
 #include "escape.h"
 #include "gbread.h"
@@ -24,7 +25,42 @@
 #include "table.h"
 #include "trend.h"
 
-static const char usage_text[] =
+enum { OPT_DB = 256, OPT_NAME, OPT_BASELINE, OPT_GATE, OPT_CLASS, OPT_CLASS_OF, OPT_FORMAT };
+
+static const struct cli_option options[] = {
+	{ "db", OPT_DB, required_argument, "--db URI",
+	  "where the history lives: PATH or sqlite:PATH (an SQLite\n"
+	  "file), or postgresql://[user@]host/dbname (a server; any\n"
+	  "libpq URI; postgres:// too, any case). Any other\n"
+	  "scheme: is refused (a file named so: ./mysql:x.db).\n"
+	  "Default $KNOTIF_DB, else\n"
+	  "${XDG_DATA_HOME:-$HOME/.local/share}/knotif/history.sqlite" },
+	{ "name", OPT_NAME, required_argument, "--name NAME", "(record) name the run" },
+	{ "gate", OPT_GATE, required_argument, "--gate VERDICT",
+	  "(record) pass or fail: what the gate said of this run; a\n"
+	  "failed run is never part of a last:N or first:N baseline" },
+	{ "baseline", OPT_BASELINE, required_argument, "--baseline SEL",
+	  "(baseline) last (the newest run), last:N (the N newest,\n"
+	  "pooled), first / first:N (the oldest: a class's anchor,\n"
+	  "which a rolling last:N cannot drift from), id:N (run #N)\n"
+	  "or NAME (a named run)" },
+	{ "class", OPT_CLASS, required_argument, "--class C",
+	  "(baseline, trend) only runs of machine class C, as list\n"
+	  "and show print it (CPU model, CPUs, kernel, placements)" },
+	{ "class-of", OPT_CLASS_OF, required_argument, "--class-of F",
+	  "(baseline, trend) the class of the run in result file F:\n"
+	  "a runner's baseline from its own kind" },
+	{ "format", OPT_FORMAT, required_argument, "--format FMT",
+	  "(trend) table (default) or json (for knotif-report --trend)" },
+	{ "output", 'o', required_argument, "-o, --output F",
+	  "(baseline, trend) write to F instead of stdout" },
+	CLI_HELP_OPTION,
+	CLI_VERSION_OPTION,
+	CLI_OPTIONS_END,
+};
+
+static const struct cli_spec spec = {
+	.head =
 "Usage: knotif-history [OPTION]... COMMAND [ARG]\n"
 "The history of knotif-bench runs, in SQLite or PostgreSQL.\n"
 "\n"
@@ -45,28 +81,9 @@ static const char usage_text[] =
 "                                  floor ratio and p50 of every run, in order,\n"
 "                                  with the runs the gate failed marked\n"
 "\n"
-"Options:\n"
-"  --db URI         where the history lives: PATH or sqlite:PATH (an SQLite\n"
-"                   file), or postgresql://[user@]host/dbname (a server; any\n"
-"                   libpq URI; postgres:// too, any case). Any other\n"
-"                   scheme: is refused (a file named so: ./mysql:x.db).\n"
-"                   Default $KNOTIF_DB, else\n"
-"                   ${XDG_DATA_HOME:-$HOME/.local/share}/knotif/history.sqlite\n"
-"  --name NAME      (record) name the run\n"
-"  --gate VERDICT   (record) pass or fail: what the gate said of this run; a\n"
-"                   failed run is never part of a last:N or first:N baseline\n"
-"  --baseline SEL   (baseline) last (the newest run), last:N (the N newest,\n"
-"                   pooled), first / first:N (the oldest: a class's anchor,\n"
-"                   which a rolling last:N cannot drift from), id:N (run #N)\n"
-"                   or NAME (a named run)\n"
-"  --class C        (baseline, trend) only runs of machine class C, as list\n"
-"                   and show print it (CPU model, CPUs, kernel, placements)\n"
-"  --class-of F     (baseline, trend) the class of the run in result file F:\n"
-"                   a runner's baseline from its own kind\n"
-"  --format FMT     (trend) table (default) or json (for knotif-report --trend)\n"
-"  -o, --output F   (baseline, trend) write to F instead of stdout\n"
-"  -h, --help       this text\n"
-"  -V, --version    version and git sha\n"
+"Options:\n",
+	.tables = (const struct cli_option *const[]){ options, NULL },
+	.tail =
 "\n"
 "The schema (versioned in table meta) is created, or migrated from an older\n"
 "knotif-history's, on first use. A run is one transaction: concurrent\n"
@@ -87,7 +104,9 @@ static const char usage_text[] =
 "  knotif-history record run.json --name v0.1\n"
 "  knotif-history baseline --baseline last:3 -o base.json\n"
 "  knotif-compare base.json new.json\n"
-"  KNOTIF_DB=postgresql://ci@db.example/knotif knotif-history baseline last:5 --class-of new.json\n";
+"  KNOTIF_DB=postgresql://ci@db.example/knotif knotif-history baseline last:5 --class-of new.json\n",
+	.column = 19,
+};
 
 enum command { CMD_RECORD, CMD_LIST, CMD_SHOW, CMD_BASELINE, CMD_TREND, CMD_COUNT };
 
@@ -102,27 +121,12 @@ struct options {
 static void parse_args(struct options *o, int argc, char **argv)
 {
 	static const char *const commands[CMD_COUNT] = { "record", "list", "show", "baseline", "trend" };
-	enum { OPT_DB = 256, OPT_NAME, OPT_BASELINE, OPT_GATE, OPT_CLASS, OPT_CLASS_OF, OPT_FORMAT };
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, OPT_DB },
-		{ "name", required_argument, NULL, OPT_NAME },
-		{ "gate", required_argument, NULL, OPT_GATE },
-		{ "baseline", required_argument, NULL, OPT_BASELINE },
-		{ "class", required_argument, NULL, OPT_CLASS },
-		{ "class-of", required_argument, NULL, OPT_CLASS_OF },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *env = getenv("KNOTIF_DB"), *cmd;
 	int c, i;
 
 	memset(o, 0, sizeof(*o));
-	opterr = 0;
 	/* options may come before or after the command: getopt moves the operands last */
-	while ((c = getopt_long(argc, argv, ":ho:V", longopts, NULL)) != -1) {
+	while ((c = cli_next_option(&spec, argc, argv)) != -1) {
 		switch (c) {
 		case OPT_DB:
 			o->db = optarg;
@@ -153,8 +157,6 @@ static void parse_args(struct options *o, int argc, char **argv)
 		case 'o':
 			o->output = optarg;
 			break;
-		default:
-			cli_other_option(c, usage_text, argv);
 		}
 	}
 	if (optind >= argc)

@@ -65,16 +65,18 @@ int cli_next_option(const struct cli_spec *spec, int argc, char **argv)
 	return c;
 }
 
-/* lines of text starting at the column, the first one already there */
+/* lines of text (a last '\n' or none) starting at the column, the first one already there */
 static void help_lines(const char *text, int column, FILE *out)
 {
-	const char *nl;
+	for (;;) {
+		int len = (int)strcspn(text, "\n");
 
-	while ((nl = strchr(text, '\n'))) {
-		fprintf(out, "%.*s\n%*s", (int)(nl - text), text, column, "");
-		text = nl + 1;
+		fprintf(out, "%.*s\n", len, text);
+		text += len + (text[len] == '\n');
+		if (!*text)
+			return;
+		fprintf(out, "%*s", column, "");
 	}
-	fprintf(out, "%s\n", text);
 }
 
 void cli_help(const struct cli_spec *spec, FILE *out)

@@ -26,6 +26,7 @@
 
 #include "check.h"
 #include "cli.h"
+#include "cli_options.h"
 #include "clock.h"
 #include "fdpass.h"
 #include "filter.h"
@@ -36,24 +37,42 @@
 
 #define DEFAULT_SYSCALLS "openat,execve,connect"
 
-static const char usage_head[] =
+enum { OPT_SYSCALLS = 256, OPT_LOG, OPT_QUIET, OPT_FORMAT, OPT_SUMMARY, OPT_LIST, OPT_EMULATE,
+       OPT_POLICY };
+
+static const struct cli_option log_options[] = {
+	{ "syscalls", OPT_SYSCALLS, required_argument, "--syscalls=LIST",
+	  "comma-separated names to intercept (default " DEFAULT_SYSCALLS ")" },
+	{ "log", OPT_LOG, required_argument, "--log=FILE",
+	  "write one line per intercepted call to FILE (default stderr)" },
+	{ "quiet", OPT_QUIET, no_argument, "--quiet", "log nothing (arguments are not read)" },
+	{ "format", OPT_FORMAT, required_argument, "--format=FMT",
+	  "log lines as text (strace-like, default) or json" },
+	{ "summary", OPT_SUMMARY, no_argument, "--summary", "at exit, the count of calls per system call" },
+	CLI_OPTIONS_END,
+};
+/* --emulate: a --help entry per emulation (emulation.h), written by emulate_option() */
+static struct cli_option emulate_options[EMULATIONS_MAX + 2];
+static const struct cli_option other_options[] = {
+	{ "policy", OPT_POLICY, required_argument, "--policy=FILE",
+	  "the devices --emulate=mknod creates (default: null, zero, full,\n"
+	  "random, urandom, tty and the overlay whiteout c 0:0)" },
+	{ "list-syscalls", OPT_LIST, no_argument, "--list-syscalls",
+	  "print the names --syscalls accepts and exit" },
+	CLI_HELP_OPTION,
+	CLI_VERSION_OPTION,
+	CLI_OPTIONS_END,
+};
+
+static const struct cli_spec spec = {
+	.head =
 "Usage: knotif-run [OPTION]... [--] COMMAND [ARG]...\n"
 "Run COMMAND under seccomp user notification: every call to the chosen system\n"
 "calls stops in the kernel, is read and logged here, and continues unchanged.\n"
-"\n"
-"  --syscalls=LIST     comma-separated names to intercept (default " DEFAULT_SYSCALLS ")\n"
-"  --log=FILE          write one line per intercepted call to FILE (default stderr)\n"
-"  --quiet             log nothing (arguments are not read)\n"
-"  --format=FMT        log lines as text (strace-like, default) or json\n"
-"  --summary           at exit, the count of calls per system call\n";
-/* then each emulation's --emulate=NAME and its lines (emulation.h) */
-static const char usage_tail[] =
-"                      (a list does several: --emulate=mknod,mount)\n"
-"  --policy=FILE       the devices --emulate=mknod creates (default: null, zero, full,\n"
-"                      random, urandom, tty and the overlay whiteout c 0:0)\n"
-"  --list-syscalls     print the names --syscalls accepts and exit\n"
-"  -h, --help          this text\n"
-"  -V, --version       version and git sha\n"
+"\n",
+	.tables = (const struct cli_option *const[]){ log_options, emulate_options, other_options,
+						      NULL },
+	.tail =
 "\n"
 "knotif-run serves the listener until every process that inherited the filter\n"
 "(the command and all its descendants) has exited, then exits with the\n"
@@ -66,32 +85,25 @@ static const char usage_tail[] =
 "Examples:\n"
 "  knotif-run -- make -j2                      log opens, execs and connects\n"
 "  knotif-run --quiet --summary -- ls /usr     only the counts\n"
-"  knotif-run --syscalls=execve --format=json --log=exec.jsonl -- sh build.sh\n";
+"  knotif-run --syscalls=execve --format=json --log=exec.jsonl -- sh build.sh\n",
+	.column = 22,
+	.stop_at_operand = true,	/* the first operand is the command; its own options are not ours */
+};
 
-/* --help: the head, each emulation's lines (aligned as the others), the tail */
-static const char *usage_text(void)
+/* --emulate=NAME's --help entry for each emulation: the option once, the others as lines */
+static void emulate_option(void)
 {
-	static char text[8192];
-	size_t used = (size_t)snprintf(text, sizeof(text), "%s", usage_head);
+	static char shown[EMULATIONS_MAX][32];
+	int e;
 
-	for (int e = 0; emulations[e]; e++) {
-		const char *line = emulations[e]->help;
-		bool first = true;
-
-		while (*line && used < sizeof(text)) {
-			int len = (int)strcspn(line, "\n");
-			char opt[32];
-
-			snprintf(opt, sizeof(opt), "--emulate=%s", emulations[e]->name);
-			used += (size_t)snprintf(text + used, sizeof(text) - used, "  %-18s  %.*s\n",
-						 first ? opt : "", len, line);
-			line += len + (line[len] == '\n');
-			first = false;
-		}
+	for (e = 0; emulations[e]; e++) {
+		snprintf(shown[e], sizeof(shown[e]), "--emulate=%s", emulations[e]->name);
+		emulate_options[e] = (struct cli_option){ e ? NULL : "emulate", e ? 0 : OPT_EMULATE,
+							  e ? 0 : required_argument, shown[e],
+							  emulations[e]->help };
 	}
-	if (used < sizeof(text))
-		snprintf(text + used, sizeof(text) - used, "%s", usage_tail);
-	return text;
+	emulate_options[e] = (struct cli_option){ .shown = "",
+						  .help = "(a list does several: --emulate=mknod,mount)" };
 }
 
 struct options {
@@ -170,26 +182,11 @@ static void configure_emulations(const struct options *o)
 
 static void parse_options(struct options *o, int argc, char **argv)
 {
-	enum { OPT_SYSCALLS = 256, OPT_LOG, OPT_QUIET, OPT_FORMAT, OPT_SUMMARY, OPT_LIST, OPT_EMULATE,
-	       OPT_POLICY };
-	static const struct option longopts[] = {
-		{ "syscalls", required_argument, NULL, OPT_SYSCALLS },
-		{ "log", required_argument, NULL, OPT_LOG },
-		{ "quiet", no_argument, NULL, OPT_QUIET },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "summary", no_argument, NULL, OPT_SUMMARY },
-		{ "list-syscalls", no_argument, NULL, OPT_LIST },
-		{ "emulate", required_argument, NULL, OPT_EMULATE },
-		{ "policy", required_argument, NULL, OPT_POLICY },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ 0 }
-	};
 	int c;
 
 	parse_syscalls(o, DEFAULT_SYSCALLS);
-	/* '+': the first non-option is the command; its own options are not ours */
-	while ((c = getopt_long(argc, argv, "+:hV", longopts, NULL)) != -1) {
+	emulate_option();
+	while ((c = cli_next_option(&spec, argc, argv)) != -1) {
 		switch (c) {
 		case OPT_SYSCALLS:
 			parse_syscalls(o, optarg);
@@ -220,8 +217,6 @@ static void parse_options(struct options *o, int argc, char **argv)
 		case OPT_POLICY:
 			o->policy_path = optarg;
 			break;
-		default:
-			cli_other_option(c, usage_text(), argv);
 		}
 	}
 	if (o->quiet && o->log_path)
