@@ -144,9 +144,9 @@ fi
 	done
 	[ $has_out = 1 ] || echo "--benchmark_out=$guest_out"
 } > "$root/knotif/gb/args"
-(cd "$root" && find . -mindepth 1 -print0 | LC_ALL=C sort -z |
-	cpio --null -o -H newc --quiet --reproducible) | gzip -1 > "$tmp/overlay.cpio.gz"
+"$here/mkinitramfs.sh" --overlay "$tmp/overlay.cpio.gz" "$root"
 # the kernel unpacks concatenated archives in order: the overlay adds files
+# (and leaves the initramfs's / as it is: mkinitramfs.sh says why)
 cat "$initramfs" "$tmp/overlay.cpio.gz" > "$tmp/initramfs.cpio.gz"
 
 rc=0

@@ -20,9 +20,23 @@ OUT-summary.md (beside OUT.md) holds one generated line per comparison, for
 the README: the ratio, the switches, and the group holding most of the
 difference.
 
-Usage: matrix-explain.py MATRIX.json PROFILES_DIR OUT.md OUT.json"""
+The kernels come from kernel/debian-images.txt (--images=FILE: another list),
+nowhere else: knotif's stock build and every Debian image marked EXPLAIN yes,
+newest version first and a version's generic image before its flavours. Each
+comparison takes the kernels that fit it, and only the methods both of its
+kernels support (a row matrix.json says is unsupported is left out): ADDFD and
+sync mode on every kernel; each flavour against the generic image of its ABI
+(the flavour is in the package's name: linux-image-ABI-FLAVOUR-amd64-unsigned);
+one generic image per version (the newest pinned) against the version before;
+and the generic image of knotif's version against knotif's tinyconfig build.
+--kernels prints the kernels, the ones vm-explain profiles (with MATRIX.json:
+and fails, before anything is profiled, where the matrix lacks one of them).
+
+Usage: matrix-explain.py [--images=FILE] MATRIX.json PROFILES_DIR OUT.md OUT.json
+       matrix-explain.py [--images=FILE] --kernels [MATRIX.json]"""
 import json
 import os
+import re
 import statistics
 import sys
 
@@ -30,6 +44,49 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from symgroups import NAMES as GROUP_NAMES, OTHER_FUNCTIONS  # noqa: E402  (this directory)
 
 TOP = 8
+IMAGES = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "debian-images.txt"))
+STOCK = "knotif-stock"
+METHODS = ("null", "unotif/async/emulate", "unotif/async/addfd", "unotif/sync/emulate", "unotif/sync/addfd",
+           "ptrace-seccomp/emulate")
+# a Debian image's package: linux-image-<ABI>-[<FLAVOUR>-]amd64-unsigned (ABI 6.1.0-57, 6.12.118+deb12)
+PACKAGE = re.compile(r"linux-image-(?P<abi>[0-9][^-]*(?:-[0-9][^-]*)?)-(?:(?P<flavour>[a-z][a-z0-9]*)-)?amd64-unsigned")
+# a flavour's name in the text, where it is not the flavour itself
+FLAVOURS = {"rt": "PREEMPT_RT"}
+# the question of a version step, where the two images have more to say than the
+# generic sentence (matrix-explain's own prose, by the images' names)
+STEP_QUESTIONS = {
+    ("debian-6.1", "debian-6.12"): "What changed between Debian 12's default kernel and its 6.12 backport, per method "
+                                   "(6.1 has no sync wake-up: 6.6 added it). A 6.1 row with modes compares its median "
+                                   "repetition.",
+}
+
+
+class Image:
+    """one line of kernel/debian-images.txt"""
+    def __init__(self, path, n, line):
+        fields = line.split()
+        if len(fields) != 5 or fields[4] not in ("yes", "no"):
+            sys.exit(f"{path}:{n}: not NAME PACKAGE VERSION SHA256 EXPLAIN (yes or no): {line.strip()}")
+        self.name, self.package, self.version, _, explain = fields
+        self.explain = explain == "yes"
+        up = re.match(r"[0-9]+(?:\.[0-9]+)*", self.version)
+        m = PACKAGE.fullmatch(self.package)
+        if self.explain and (m is None or up is None):
+            sys.exit(f"{path}:{n}: {self.name}: to be explained, a package linux-image-ABI-[FLAVOUR-]amd64-unsigned "
+                     f"and a version that starts with the kernel's (6.12.118-1~deb12u1): {self.package} {self.version}")
+        self.abi, self.flavour = (m["abi"], m["flavour"]) if m else (None, None)
+        self.upstream = up[0] if up else self.version
+        self.key = tuple(int(x) for x in self.upstream.split(".")) if up else ()
+        self.series = ".".join(self.upstream.split(".")[:2])
+
+
+def explained(path):
+    """the Debian images vm-explain profiles and the comparisons take: EXPLAIN yes,
+    newest version first, a version's generic image before its flavours, then
+    the file's order"""
+    with open(path) as f:
+        images = [Image(path, n, line) for n, line in enumerate(f, 1) if line.strip() and not line.startswith("#")]
+    return sorted((i for i in images if i.explain), key=lambda i: (i.key, i.flavour is None), reverse=True)
 
 
 class Data:
@@ -43,6 +100,20 @@ class Data:
 
     def row(self, bench, kernel):
         return self.rows.get((bench + "/placement:same", kernel))
+
+    def has(self, kernel):
+        return any(k == kernel for _, k in self.rows)
+
+    def supported(self, bench, kernel):
+        """not a row the guest said is unsupported (a missing row is a gap, shown as such)"""
+        r = self.row(bench, kernel)
+        return r is None or not r.get("error_occurred") or not r.get("error_message", "").startswith("unsupported")
+
+    def version(self, kernel):
+        """the kernel's own version (uname -r's first part) as its matrix rows give it"""
+        r = next((b for (_, k), b in self.rows.items() if k == kernel), None)
+        m = re.match(r"[0-9]+(?:\.[0-9]+)*", r.get("kernel_version", "")) if r else None
+        return m[0] if m else None
 
     def p50(self, bench, kernel):
         r = self.row(bench, kernel)
@@ -191,11 +262,90 @@ def modes(data, out, summary):
     out.append("")
 
 
+def comparisons(data, images, sw):
+    """(key, title, question, pairs) of every comparison, from the images
+    debian-images.txt explains and what each kernel supports"""
+    def pairs(items):
+        return [(label, a, b) for label, a, b in items if data.supported(*a) and data.supported(*b)]
+
+    kernels = [STOCK] + [i.name for i in images]
+    generic = [i for i in images if i.flavour is None]
+    out = [("addfd", "ADDFD against a plain reply",
+            "What ADDFD (install a descriptor in the target, then reply) costs beyond a plain reply, and why "
+            f"that differs between kernels. {sw}",
+            pairs((f"async, {k}" + (" (tinyconfig)" if k == STOCK else ""), ("unotif/async/emulate", k),
+                   ("unotif/async/addfd", k)) for k in kernels)),
+           ("sync_addfd", "Sync-mode ADDFD against async",
+            "What ADDFD costs in sync wake-up mode (`SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP`, sold as the fast "
+            f"one) against async mode, kernel by kernel. {sw}",
+            pairs((k, ("unotif/async/addfd", k), ("unotif/sync/addfd", k)) for k in kernels)),
+           ("sync_emulate", "Sync-mode emulate against async",
+            f"What sync wake-up does to a plain reply. {sw}",
+            pairs((k, ("unotif/async/emulate", k), ("unotif/sync/emulate", k)) for k in kernels))]
+    # each flavour against the generic image of its ABI (a flavour seen again,
+    # at an older ABI: its key and title carry the version)
+    seen = set()
+    for f in images:
+        g = next((i for i in generic if i.abi == f.abi), None)
+        if f.flavour is None or g is None:
+            continue
+        name = FLAVOURS.get(f.flavour, f.flavour)
+        key, title = f.flavour, FLAVOURS.get(f.flavour, f"Debian's {f.flavour} flavour")
+        if key in seen:
+            key, title = f"{key}_{f.series}", f"{title}, {f.series}"
+        seen.add(key)
+        out.append((key, title, f"What Debian's {name} image does to each method, against its generic image "
+                    f"of the same version. {sw}", pairs((m, (m, g.name), (m, f.name)) for m in METHODS)))
+    # one generic image per version (the newest pinned), each against the one before
+    newest = {}
+    for i in generic:
+        newest.setdefault(i.series, i)
+    steps = sorted(newest.values(), key=lambda i: i.key)
+    for a, b in zip(steps, steps[1:]):
+        question = STEP_QUESTIONS.get((a.name, b.name), f"What changed between Debian's {a.series} and {b.series} "
+                                      "generic images, per method. A row with modes compares its median repetition.")
+        out.append((f"v{a.series.replace('.', '')}_v{b.series.replace('.', '')}", f"Debian {a.series} → {b.series}",
+                    f"{question} {sw}", pairs((m, (m, a.name), (m, b.name)) for m in METHODS)))
+    # the generic image of knotif's version (that version, else that series, else the newest)
+    v = data.version(STOCK)
+    d = (next((i for i in generic if i.upstream == v), None) or
+         next((i for i in generic if i.series == ".".join((v or "").split(".")[:2])), None) or
+         next(iter(generic), None))
+    if d is not None:
+        same = f"the same {v}" if d.upstream == v else f"{v or 'its tree'} (Debian's: {d.upstream})"
+        out.append(("distro", "A distribution's kernel against tinyconfig",
+                    "What each method pays on Debian's generic kernel against knotif's tinyconfig build of "
+                    f"{same}: the preemption model (voluntary against none), hardening and the mitigations "
+                    "(return thunks, entry trampolines) as TCG's `-cpu max` presents a CPU to them, and accounting "
+                    f"(cgroups, PSI, audit). {sw}", pairs((m, (m, STOCK), (m, d.name)) for m in METHODS)))
+    return out
+
+
+def in_matrix(data, matrix, kernels, images_path):
+    """every kernel to explain has its rows in the matrix"""
+    missing = [k for k in kernels if not data.has(k)]
+    if missing:
+        sys.exit(f"matrix-explain: {matrix} has no rows of {', '.join(missing)} ({images_path} explains them: "
+                 "make -f Makefile.kernel vm-matrix)")
+
+
 def main():
-    if len(sys.argv) != 5:
+    args = sys.argv[1:]
+    images_path = IMAGES
+    if args and args[0].startswith("--images="):
+        images_path = args.pop(0).split("=", 1)[1]
+    if args[:1] == ["--kernels"] and len(args) <= 2:
+        kernels = [STOCK] + [i.name for i in explained(images_path)]
+        if len(args) == 2:
+            in_matrix(Data(args[1], None), args[1], kernels, images_path)
+        print(" ".join(kernels))
+        return
+    if len(args) != 4:
         sys.exit(__doc__.split("\n\n")[-1])
-    matrix, profiles, out_md, out_json = sys.argv[1:]
+    matrix, profiles, out_md, out_json = args
     data = Data(matrix, profiles)
+    images = explained(images_path)
+    in_matrix(data, matrix, [STOCK] + [i.name for i in images], images_path)
     out = ["<!-- SPDX-License-Identifier: GPL-2.0 -->",
            "# What the kernel matrix shows, measured",
            "",
@@ -213,44 +363,9 @@ def main():
     summary = {}
     sw = ("Switches and preemptions are per round trip, target and supervisor together "
           "(procfs: every context switch, and the involuntary ones among them).")
-    compare(data, out, summary, "addfd", "ADDFD against a plain reply",
-            "What ADDFD (install a descriptor in the target, then reply) costs beyond a plain reply, and why "
-            f"that differs between kernels. {sw}",
-            [("async, knotif-stock (tinyconfig)", ("unotif/async/emulate", "knotif-stock"),
-              ("unotif/async/addfd", "knotif-stock")),
-             ("async, debian-6.12", ("unotif/async/emulate", "debian-6.12"), ("unotif/async/addfd", "debian-6.12")),
-             ("async, debian-6.12-rt", ("unotif/async/emulate", "debian-6.12-rt"),
-              ("unotif/async/addfd", "debian-6.12-rt")),
-             ("async, debian-6.1", ("unotif/async/emulate", "debian-6.1"), ("unotif/async/addfd", "debian-6.1"))])
-    compare(data, out, summary, "sync_addfd", "Sync-mode ADDFD against async",
-            "What ADDFD costs in sync wake-up mode (`SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP`, sold as the fast "
-            f"one) against async mode, kernel by kernel. {sw}",
-            [("knotif-stock", ("unotif/async/addfd", "knotif-stock"), ("unotif/sync/addfd", "knotif-stock")),
-             ("debian-6.12", ("unotif/async/addfd", "debian-6.12"), ("unotif/sync/addfd", "debian-6.12")),
-             ("debian-6.12-rt", ("unotif/async/addfd", "debian-6.12-rt"), ("unotif/sync/addfd", "debian-6.12-rt"))])
-    compare(data, out, summary, "sync_emulate", "Sync-mode emulate against async",
-            f"What sync wake-up does to a plain reply. {sw}",
-            [("knotif-stock", ("unotif/async/emulate", "knotif-stock"), ("unotif/sync/emulate", "knotif-stock")),
-             ("debian-6.12", ("unotif/async/emulate", "debian-6.12"), ("unotif/sync/emulate", "debian-6.12")),
-             ("debian-6.12-rt", ("unotif/async/emulate", "debian-6.12-rt"),
-              ("unotif/sync/emulate", "debian-6.12-rt"))])
-    methods = ("null", "unotif/async/emulate", "unotif/async/addfd", "unotif/sync/emulate", "unotif/sync/addfd",
-               "ptrace-seccomp/emulate")
-    compare(data, out, summary, "rt", "PREEMPT_RT",
-            f"What Debian's PREEMPT_RT image does to each method, against its generic image of the same "
-            f"version. {sw}",
-            [(m, (m, "debian-6.12"), (m, "debian-6.12-rt")) for m in methods])
-    compare(data, out, summary, "v61_v612", "Debian 6.1 → 6.12",
-            "What changed between Debian 12's default kernel and its 6.12 backport, per method (6.1 has no "
-            f"sync wake-up: 6.6 added it). A 6.1 row with modes compares its median repetition. {sw}",
-            [(m, (m, "debian-6.1"), (m, "debian-6.12"))
-             for m in ("null", "unotif/async/emulate", "unotif/async/addfd", "ptrace-seccomp/emulate")])
-    compare(data, out, summary, "distro", "A distribution's kernel against tinyconfig",
-            "What each method pays on Debian's generic kernel against knotif's tinyconfig build of the same "
-            "6.12.118: the preemption model (voluntary against none), hardening and the mitigations "
-            "(return thunks, entry trampolines) as TCG's `-cpu max` presents a CPU to them, and accounting "
-            f"(cgroups, PSI, audit). {sw}",
-            [(m, (m, "knotif-stock"), (m, "debian-6.12")) for m in methods])
+    for key, title, question, pairs in comparisons(data, images, sw):
+        if pairs:
+            compare(data, out, summary, key, title, question, pairs)
     modes(data, out, summary)
     out += ["## What `-icount` cannot show", "",
             "Instructions are not cycles. A serialising or microcoded instruction (a CR3 write when page-table "

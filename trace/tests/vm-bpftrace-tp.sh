@@ -27,7 +27,7 @@ cp "$bpftrace" "$ov/usr/bin/bpftrace" && cp "$TRACE_SRC/knotif-phases-tp.bt" "$o
 for lib in $(ldd "$bpftrace" | grep -o '/[^ ]*'); do
 	mkdir -p "$ov$(dirname "$lib")" && cp -L "$lib" "$ov$lib" || fail "copying $lib"
 done
-(cd "$ov" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) | gzip -1 >"$tmp/overlay.cpio.gz" ||
+sh "$TRACE_SRC/../kernel/scripts/mkinitramfs.sh" --overlay "$tmp/overlay.cpio.gz" "$ov" ||
 	fail "the bpftrace archive"
 cat "$tmp/base.cpio.gz" "$tmp/overlay.cpio.gz" >"$tmp/initrd.cpio.gz"
 vm_boot 2G "knotif.trace=bpftrace knotif.driver=200,3,2,0,20"

@@ -8,10 +8,11 @@
   markdown cell per benchmark and kernel; on Debian 6.1's recorded output,
   each row's modes, its share of slow round trips per repetition (from the
   histogram, recomputed here) beside its preemptions, and the † row listed;
-- kernel/debian-images.txt: four fields a line, unique names, a 64-hex
-  sha256, and each pinned version apt's index has carries that sha256 (a
-  version the archive dropped is a note here, not a failure: Debian drops
-  them at point releases, and vm-matrix names the file to update);
+- kernel/debian-images.txt: five fields a line, unique names, a 64-hex
+  sha256, EXPLAIN yes or no, and each pinned version apt's index has
+  carries that sha256 (a version the archive dropped is a note here, not a
+  failure: Debian drops them at point releases, and vm-matrix names the file
+  to update);
 - debian-image.sh refuses a version the archive does not have, in one line
   that names kernel/debian-images.txt.
 Usage: matrix_table.py SOURCE_DIR"""
@@ -122,11 +123,12 @@ pinned = [line.split() for line in open(os.path.join(src, "kernel", "debian-imag
 check(len(pinned) >= 4, f"{len(pinned)} pinned images")
 check(len({p[0] for p in pinned}) == len(pinned), "pinned names are not unique")
 for p in pinned:
-    if not check(len(p) == 4, f"pinned line is not NAME PACKAGE VERSION SHA256: {p}"):
+    if not check(len(p) == 5, f"pinned line is not NAME PACKAGE VERSION SHA256 EXPLAIN: {p}"):
         continue
-    name, pkg, ver, sha = p
+    name, pkg, ver, sha, explain = p
     check(re.fullmatch(r"linux-image-[0-9][\w.+-]*-unsigned", pkg) is not None, f"{name}: package {pkg}")
     check(re.fullmatch(r"[0-9a-f]{64}", sha) is not None, f"{name}: sha256 {sha}")
+    check(explain in ("yes", "no"), f"{name}: EXPLAIN {explain} (yes or no)")
     if shutil.which("apt-cache"):
         # Debian drops an image's version at each point release: then vm-matrix
         # says so and names this file; the suite on a fresh machine must not
