@@ -41,78 +41,9 @@ struct options {
 	enum counters_source counters;
 };
 
-enum {
-	OPT_FILTER = 256, OPT_REPS, OPT_MIN_TIME, OPT_LIST, OPT_COUNTERS,
-	OPT_PLACEMENT, OPT_SYSCALL, OPT_SAMPLES, OPT_SAMPLES_OUT, OPT_TIMEOUT, OPT_TRACE,
-};
-
-/* the options before lib/gbjson's output ones, then those after them */
-static const struct cli_option run_options[] = {
-	{ "benchmark_filter", OPT_FILTER, required_argument, "--benchmark_filter=REGEX",
-	  "run benchmarks whose name matches (a leading\n"
-	  "'-' runs those that do not); agent/mknod-* (ms a\n"
-	  "call) run only when a filter names them" },
-	{ "benchmark_repetitions", OPT_REPS, required_argument, "--benchmark_repetitions=N",
-	  "repetitions per benchmark (default 5)" },
-	{ "benchmark_min_time", OPT_MIN_TIME, required_argument, "--benchmark_min_time=SECONDS",
-	  "at least this long per repetition ('0.5' or '0.5s')" },
-	CLI_OPTIONS_END,
-};
-static const struct cli_option bench_options[] = {
-	{ "benchmark_list_tests", OPT_LIST, optional_argument, "--benchmark_list_tests",
-	  "print the selected benchmark names (on-request\n"
-	  "ones too) and exit" },
-	{ "placement", OPT_PLACEMENT, required_argument, "--placement=LIST",
-	  "comma-separated: same, cross, free (default same,cross)" },
-	{ "syscall", OPT_SYSCALL, required_argument, "--syscall=NAME",
-	  "the trapped syscall (default getppid)" },
-	{ "samples", OPT_SAMPLES, required_argument, "--samples=N",
-	  "timed round trips per repetition (default 5000)" },
-	{ "samples_out", OPT_SAMPLES_OUT, required_argument, "--samples_out=FILE",
-	  "raw samples as CSV: name,repetition,index,ns" },
-	{ "timeout", OPT_TIMEOUT, required_argument, "--timeout=SECONDS",
-	  "with no repetition finished, a benchmark is hung\n"
-	  "(default 120)" },
-	{ "trace", OPT_TRACE, no_argument, "--trace",
-	  "phase breakdown of unotif and ptrace-seccomp\n"
-	  "benchmarks by knotif-trace (root; timings then\n"
-	  "include its cost; the others are listed as not\n"
-	  "understood)" },
-	{ "counters", OPT_COUNTERS, required_argument, "--counters=SOURCE",
-	  "context switches, migrations, supervisor CPU from\n"
-	  "procfs (default: read around the timed loop) or\n"
-	  "perf (perf_event counters: they cost time inside it)" },
-	CLI_HELP_OPTION,
-	CLI_VERSION_OPTION,
-	CLI_OPTIONS_END,
-};
-
-static const struct cli_spec spec = {
-	.head =
-"Usage: knotif-bench [OPTION]...\n"
-"Round-trip latency of every way to intercept a system call: seccomp user\n"
-"notification (async/sync wake-up; emulate/continue/addfd replies), ptrace\n"
-"(SECCOMP_RET_TRACE, PTRACE_SYSCALL, PTRACE_SYSEMU), SIGSYS (RET_TRAP, Syscall\n"
-"User Dispatch), Systrap (SIGSYS handed to a supervisor through shared memory),\n"
-"in-kernel decisions, and the pipe/futex ping-pong floor.\n"
-"\n",
-	.tables = (const struct cli_option *const[]){ run_options, gb_output_options, bench_options,
-						      NULL },
-	.tail =
-"\n"
-"Names read <method>[/<variant>...]/placement:<same|cross|free>, e.g.\n"
-"unotif/sync/emulate/placement:same. Exit status: 0 all ran (unsupported ones\n"
-"are reported, not failed), 1 a benchmark failed its checks, 2 bad usage.\n"
-"\n"
-"  knotif-bench compare BASE.json NEW.json [OPTION]...\n"
-"                                  the regression gate (knotif-compare --help)\n"
-"\n"
-"Examples:\n"
-"  knotif-bench                                  the default suite (same, cross)\n"
-"  knotif-bench --benchmark_filter='^unotif/sync' --placement=same\n"
-"  knotif-bench --benchmark_repetitions=9 --benchmark_out=run.json\n",
-	.column = 34,
-};
+/* OPT_*, cli_tool_options[] and cli_tool_spec (--help), from bench_options.def */
+#define CLI_OPTIONS_DEF "bench_options.def"
+#include "cli_options_def.h"
 
 static void parse_args(struct options *o, int argc, char **argv)
 {
@@ -126,7 +57,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 		.samples = 5000,
 		.timeout_s = 120,
 	};
-	while ((c = cli_next_option(&spec, argc, argv)) != -1) {
+	while ((c = cli_next_option(&cli_tool_spec, argc, argv)) != -1) {
 		if (gb_output_option(&o->output, c, optarg))
 			continue;
 		switch (c) {

@@ -28,83 +28,9 @@
 #include "table.h"
 #include "verdict.h"
 
-enum { OPT_METRIC = 256, OPT_THRESHOLD, OPT_ALPHA, OPT_DETERMINISTIC, OPT_FORMAT, OPT_FLOOR, OPT_CONFIRM,
-       OPT_REPORT_ONLY, OPT_HISTORY, OPT_DB, OPT_JUNIT };
-
-static const struct cli_option options[] = {
-	{ "metric", OPT_METRIC, required_argument, "--metric=FIG",
-	  "gated figure: floor_ratio (default; p50 over the same\n"
-	  "run's ping-pong floor, so machine speed cancels out),\n"
-	  "real_time (mean), cpu_time, p50 or p99" },
-	{ "threshold", OPT_THRESHOLD, required_argument, "--threshold=T",
-	  "fail above this growth: 0.5 or 50% (default 50%;\n"
-	  "1% with --deterministic)" },
-	{ "alpha", OPT_ALPHA, required_argument, "--alpha=A", "U test significance level (default 0.05)" },
-	{ "deterministic", OPT_DETERMINISTIC, no_argument, "--deterministic",
-	  "results repeat exactly (QEMU -icount runs): tight\n"
-	  "threshold, no U test, default metric p50" },
-	{ "floor", OPT_FLOOR, required_argument, "--floor=POLICY",
-	  "the ping-pong floor rows under floor_ratio: auto (gate\n"
-	  "their p50 when both files come from one host), gate\n"
-	  "or report (never gate: absolute times follow load)" },
-	{ "confirm", OPT_CONFIRM, required_argument, "--confirm=FIG",
-	  "a regression must show in FIG too (beyond the threshold,\n"
-	  "p < alpha), else it is 'unconfirmed' and passes: with\n"
-	  "p50, a floor that moved with the machine's load cannot\n"
-	  "fake a floor_ratio regression (analysis/ci-gate does)" },
-	{ "report-only", OPT_REPORT_ONLY, required_argument, "--report-only=RE",
-	  "compare and show the benchmarks whose name matches the\n"
-	  "extended regex RE, but never gate them" },
-	{ "history", OPT_HISTORY, required_argument, "--history=SEL",
-	  "take BASE from the knotif-history database instead of a\n"
-	  "file: the runs SEL names (last:N, first:N, id:N,\n"
-	  "NAME) among those of NEW's machine class (CPU model,\n"
-	  "CPUs, kernel, placements), pooled as knotif-history\n"
-	  "baseline does" },
-	{ "db", OPT_DB, required_argument, "--db=URI",
-	  "the history for --history: a path, sqlite:PATH or\n"
-	  "postgresql://... (default $KNOTIF_DB, else\n"
-	  "${XDG_DATA_HOME:-$HOME/.local/share}/knotif/history.sqlite)" },
-	{ "format", OPT_FORMAT, required_argument, "--format=FMT", "console (default) or json" },
-	{ "junit", OPT_JUNIT, required_argument, "--junit=FILE",
-	  "also write the verdicts as JUnit XML to FILE, for a CI\n"
-	  "test report: a testcase per benchmark, a failure per\n"
-	  "regression, skipped for one not judged (error,\n"
-	  "unsupported, one file only, report-only, too few reps)" },
-	CLI_HELP_OPTION,
-	CLI_VERSION_OPTION,
-	CLI_OPTIONS_END,
-};
-
-static const struct cli_spec spec = {
-	.head =
-"Usage: knotif-compare [OPTION]... BASE.json NEW.json\n"
-"  or:  knotif-compare [OPTION]... --history=SELECTOR [--db=URI] NEW.json\n"
-"Gate NEW against BASE: per benchmark the change in p50, p99 and mean, a\n"
-"Mann-Whitney U test over repetitions (as Google Benchmark's compare.py), and\n"
-"a verdict. A benchmark regresses when the median of the gated figure over\n"
-"its repetitions grows by more than the threshold AND the U test gives\n"
-"p < alpha. Improvements are reported, never failed; error and unsupported\n"
-"rows are listed, not compared.\n"
-"\n",
-	.tables = (const struct cli_option *const[]){ options, NULL },
-	.tail =
-"\n"
-"The ping-pong floor rows (pingpong/*) are 1.0 by construction in floor_ratio:\n"
-"by default they are gated on their p50 when both files come from the same\n"
-"host (and CPU model), and only reported otherwise (see --floor).\n"
-"\n"
-"Exit status: 0 pass, 1 a regression, 2 unusable input (missing file,\n"
-"malformed JSON, no common benchmarks, nothing that could be gated) or bad\n"
-"usage.\n"
-"\n"
-"Examples:\n"
-"  knotif-compare results/baseline/quick.json new.json\n"
-"  knotif-compare --metric=p50 --threshold=10% --format=json a.json b.json\n"
-"  knotif-compare --deterministic stock.json patched.json\n"
-"  knotif-compare --history=last:5 --db=postgresql://ci@db/knotif new.json\n",
-	.column = 22,
-};
+/* OPT_*, cli_tool_options[] and cli_tool_spec (--help), from compare_options.def */
+#define CLI_OPTIONS_DEF "compare_options.def"
+#include "cli_options_def.h"
 
 struct options {
 	struct gate_options gate;
@@ -143,7 +69,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 		.gate = { .metric = GB_FLOOR_RATIO, .threshold = 0.5, .alpha = 0.05,
 			  .confirm = GB_FIGURE_COUNT },
 	};
-	while ((c = cli_next_option(&spec, argc, argv)) != -1) {
+	while ((c = cli_next_option(&cli_tool_spec, argc, argv)) != -1) {
 		switch (c) {
 		case OPT_METRIC:
 			if (gb_figure_parse(optarg, &o->gate.metric))

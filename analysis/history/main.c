@@ -25,88 +25,9 @@
 #include "table.h"
 #include "trend.h"
 
-enum { OPT_DB = 256, OPT_NAME, OPT_BASELINE, OPT_GATE, OPT_CLASS, OPT_CLASS_OF, OPT_FORMAT };
-
-static const struct cli_option options[] = {
-	{ "db", OPT_DB, required_argument, "--db URI",
-	  "where the history lives: PATH or sqlite:PATH (an SQLite\n"
-	  "file), or postgresql://[user@]host/dbname (a server; any\n"
-	  "libpq URI; postgres:// too, any case). Any other\n"
-	  "scheme: is refused (a file named so: ./mysql:x.db).\n"
-	  "Default $KNOTIF_DB, else\n"
-	  "${XDG_DATA_HOME:-$HOME/.local/share}/knotif/history.sqlite" },
-	{ "name", OPT_NAME, required_argument, "--name NAME", "(record) name the run" },
-	{ "gate", OPT_GATE, required_argument, "--gate VERDICT",
-	  "(record) pass or fail: what the gate said of this run; a\n"
-	  "failed run is never part of a last:N or first:N baseline" },
-	{ "baseline", OPT_BASELINE, required_argument, "--baseline SEL",
-	  "(baseline) last (the newest run), last:N (the N newest,\n"
-	  "pooled), first / first:N (the oldest: a class's anchor,\n"
-	  "which a rolling last:N cannot drift from), id:N (run #N)\n"
-	  "or NAME (a named run)" },
-	{ "class", OPT_CLASS, required_argument, "--class C",
-	  "(baseline, trend) only runs of machine class C, as list\n"
-	  "and show print it (CPU model, CPUs, kernel, placements)" },
-	{ "class-of", OPT_CLASS_OF, required_argument, "--class-of F",
-	  "(baseline, trend) the class of the run in result file F:\n"
-	  "a runner's baseline from its own kind" },
-	{ "format", OPT_FORMAT, required_argument, "--format FMT",
-	  "(trend) table (default) or json (for knotif-report --trend)" },
-	{ "output", 'o', required_argument, "-o, --output F",
-	  "(baseline, trend) write to F instead of stdout" },
-	CLI_HELP_OPTION,
-	CLI_VERSION_OPTION,
-	CLI_OPTIONS_END,
-};
-
-static const struct cli_spec spec = {
-	.head =
-"Usage: knotif-history [OPTION]... COMMAND [ARG]\n"
-"The history of knotif-bench runs, in SQLite or PostgreSQL.\n"
-"\n"
-"Commands:\n"
-"  record RUN.json [--name NAME] [--gate pass|fail]\n"
-"                                  store a run (git sha, kernel, host, CPU,\n"
-"                                  placements and command line come from its\n"
-"                                  context); NAME makes it a named baseline;\n"
-"                                  --gate keeps the gate's verdict on it\n"
-"  list                            every run, oldest first\n"
-"  show [SELECTOR]                 one run's facts and medians (default last)\n"
-"  baseline [--baseline SELECTOR] [--class C | --class-of F] [-o FILE]\n"
-"                                  the baseline to compare against, as a result\n"
-"                                  file (stdout by default): the selected runs'\n"
-"                                  repetitions pooled per benchmark\n"
-"  trend [--class C | --class-of F] [--format table|json]\n"
-"                                  per machine class and benchmark, the median\n"
-"                                  floor ratio and p50 of every run, in order,\n"
-"                                  with the runs the gate failed marked\n"
-"\n"
-"Options:\n",
-	.tables = (const struct cli_option *const[]){ options, NULL },
-	.tail =
-"\n"
-"The schema (versioned in table meta) is created, or migrated from an older\n"
-"knotif-history's, on first use. A run is one transaction: concurrent\n"
-"writers (CI runners) queue or retry, and a run is stored whole or not at all,\n"
-"and once: a result file the history already holds (the same JSON document,\n"
-"however formatted) is refused. -o F is written whole or not at all.\n"
-"\n"
-"Environment: KNOTIF_DB (--db), KNOTIF_DB_TIMEOUT (seconds, default 30: the\n"
-"longest wait for a PostgreSQL server, to connect and for each answer).\n"
-"\n"
-"Exit status: 0 done, 1 the database or the output failed during the command\n"
-"(a server gone or not answering, a full disk: nothing was stored), 2 bad\n"
-"usage or unusable input (unreadable history, malformed result file, a run\n"
-"already recorded, a baseline or class the history does not hold).\n"
-"\n"
-"Examples:\n"
-"  knotif-bench --benchmark_repetitions=9 --benchmark_out=run.json\n"
-"  knotif-history record run.json --name v0.1\n"
-"  knotif-history baseline --baseline last:3 -o base.json\n"
-"  knotif-compare base.json new.json\n"
-"  KNOTIF_DB=postgresql://ci@db.example/knotif knotif-history baseline last:5 --class-of new.json\n",
-	.column = 19,
-};
+/* OPT_*, cli_tool_options[] and cli_tool_spec (--help), from history_options.def */
+#define CLI_OPTIONS_DEF "history_options.def"
+#include "cli_options_def.h"
 
 enum command { CMD_RECORD, CMD_LIST, CMD_SHOW, CMD_BASELINE, CMD_TREND, CMD_COUNT };
 
@@ -126,7 +47,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 
 	memset(o, 0, sizeof(*o));
 	/* options may come before or after the command: getopt moves the operands last */
-	while ((c = cli_next_option(&spec, argc, argv)) != -1) {
+	while ((c = cli_next_option(&cli_tool_spec, argc, argv)) != -1) {
 		switch (c) {
 		case OPT_DB:
 			o->db = optarg;

@@ -258,16 +258,6 @@ int gb_write_csv(FILE *out, json_t *benchmarks)
 	return fflush(out) ? -EIO : 0;
 }
 
-const struct cli_option gb_output_options[] = {
-	{ "benchmark_format", GB_OPT_FORMAT, required_argument, "--benchmark_format=FMT",
-	  "stdout: console (default), json, csv or bmf" },
-	{ "benchmark_out", GB_OPT_OUT, required_argument, "--benchmark_out=FILE",
-	  "also write results to FILE" },
-	{ "benchmark_out_format", GB_OPT_OUT_FORMAT, required_argument, "--benchmark_out_format=FMT",
-	  "FILE's format: json (default), console, csv or bmf" },
-	CLI_OPTIONS_END,
-};
-
 bool gb_output_option(struct gb_output *o, int c, const char *arg)
 {
 	switch (c) {

@@ -63,9 +63,9 @@ int gb_write_csv(FILE *out, json_t *benchmarks);
 /*
  * Where a runner's results go, as Google Benchmark's flags say:
  * --benchmark_format for stdout, --benchmark_out=FILE in
- * --benchmark_out_format. gb_output_options goes among a runner's option
- * tables (lib/console/cli_options.h) and gb_output_option() into its loop,
- * before the runner's own cases.
+ * --benchmark_out_format. GB_OUTPUT_OPTIONS goes into a runner's
+ * options.def (lib/console/cli_options_def.h) and gb_output_option() into
+ * its loop, before the runner's own cases.
  */
 struct gb_output {
 	enum out_format format;
@@ -74,7 +74,14 @@ struct gb_output {
 	FILE *out_file;		/* opened by gb_output_prepare(), before the first measurement */
 };
 enum { GB_OPT_FORMAT = 0x4000, GB_OPT_OUT, GB_OPT_OUT_FORMAT };
-extern const struct cli_option gb_output_options[];
+/* the rows of a struct cli_option table (a tool's options.def: GB_OUTPUT_OPTIONS) */
+#define GB_OUTPUT_OPTION_ROWS                                                                    \
+	{ "benchmark_format", GB_OPT_FORMAT, required_argument, "--benchmark_format=FMT",          \
+	  "stdout: console (default), json, csv or bmf" },                                        \
+	{ "benchmark_out", GB_OPT_OUT, required_argument, "--benchmark_out=FILE",                  \
+	  "also write results to FILE" },                                                         \
+	{ "benchmark_out_format", GB_OPT_OUT_FORMAT, required_argument,                            \
+	  "--benchmark_out_format=FMT", "FILE's format: json (default), console, csv or bmf" },
 #define GB_OUTPUT_DEFAULT { .format = FORMAT_CONSOLE, .out_format = FORMAT_JSON }
 
 /* true if c was one of the output flags (then taken into o) */

@@ -18,90 +18,12 @@
 
 #define DEFAULT_STRATEGY "epoll"
 
-enum {
-	OPT_TARGETS = 256, OPT_TOPOLOGY, OPT_STRATEGY, OPT_THREADS, OPT_KIND, OPT_WAKEUP, OPT_REPLY,
-	OPT_PLACEMENT, OPT_REQUESTS, OPT_REQUESTS_TOTAL, OPT_DURATION, OPT_SIGNALS, OPT_KILL, OPT_DEATH,
-	OPT_TOCTOU, OPT_PENDING, OPT_CYCLES, OPT_TIMEOUT, OPT_REPS, OPT_LIST_STRATEGIES,
-};
-
 /* --strategy's help names the registry's strategies: written by options_parse() */
 static char strategy_help[256];
 
-static const struct cli_option stress_options[] = {
-	{ "targets", OPT_TARGETS, required_argument, "--targets=LIST",
-	  "targets per run, 1..10000 (default 10)" },
-	{ "topology", OPT_TOPOLOGY, required_argument, "--topology=LIST",
-	  "shared (one filter, one listener) | per-target\n"
-	  "(a filter and listener each) (default shared)" },
-	{ "strategy", OPT_STRATEGY, required_argument, "--strategy=LIST", strategy_help },
-	{ "list-strategies", OPT_LIST_STRATEGIES, no_argument, "--list-strategies",
-	  "print the strategies' names, one a line, and exit" },
-	{ "threads", OPT_THREADS, required_argument, "--threads=LIST",
-	  "supervisor threads K (default 1; blocking per-target\n"
-	  "uses one per listener)" },
-	{ "target-kind", OPT_KIND, required_argument, "--target-kind=KIND",
-	  "processes (default) | threads" },
-	{ "wakeup", OPT_WAKEUP, required_argument, "--wakeup=LIST",
-	  "async | sync (SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP) (default async)" },
-	{ "reply", OPT_REPLY, required_argument, "--reply=KIND", "emulate (default) | continue" },
-	{ "placement", OPT_PLACEMENT, required_argument, "--placement=LIST",
-	  "same (everything on one CPU) | cross | free (default free)" },
-	{ "requests", OPT_REQUESTS, required_argument, "--requests=N",
-	  "requests per target (default 1000)" },
-	{ "requests-total", OPT_REQUESTS_TOTAL, required_argument, "--requests-total=N",
-	  "N requests split across the targets of each run" },
-	{ "duration", OPT_DURATION, required_argument, "--duration=SECONDS",
-	  "run for this long instead of a request count" },
-	{ "signals", OPT_SIGNALS, no_argument, "--signals",
-	  "SIGUSR1 storm at the targets (EINTR, reissued)" },
-	{ "kill", OPT_KILL, no_argument, "--kill", "SIGKILL a quarter of the targets inside their call" },
-	{ "listener-death", OPT_DEATH, no_argument, "--listener-death",
-	  "the supervisor exits halfway; targets get ENOSYS and leave" },
-	{ "toctou", OPT_TOCTOU, no_argument, "--toctou",
-	  "trap faccessat; read the path from the target's memory,\n"
-	  "check NOTIF_ID_VALID before acting on it" },
-	{ "pending", OPT_PENDING, required_argument, "--pending=LIST",
-	  "instead: the pending-notification scaling curve, M\n"
-	  "notifications held on one filter (e.g. 1,10,100,1000)" },
-	{ "cycles", OPT_CYCLES, required_argument, "--cycles=N",
-	  "probe cycles per --pending point (default 2000)" },
-	{ "timeout", OPT_TIMEOUT, required_argument, "--timeout=SECONDS",
-	  "per run, before it counts as hung (default 120)" },
-	{ "benchmark_repetitions", OPT_REPS, required_argument, "--benchmark_repetitions=N",
-	  "run each N times: iteration rows + mean/median/stddev/cv\n"
-	  "aggregates; the console shows the median repetition" },
-	CLI_OPTIONS_END,
-};
-static const struct cli_option program_options[] = {
-	CLI_HELP_OPTION,
-	CLI_VERSION_OPTION,
-	CLI_OPTIONS_END,
-};
-
-static const struct cli_spec spec = {
-	.head =
-"Usage: knotif-stress [OPTION]...\n"
-"N targets loop on a trapped system call; one supervisor serves every\n"
-"notification with the chosen strategy. Reports notifications/s, target-side\n"
-"round trips, supervisor CPU and system calls per notification, batch sizes,\n"
-"ENOENT/EINTR counts, and ends every run with an exact ledger (a mismatch, a\n"
-"target left hanging or a leaked descriptor fails the run).\n"
-"\n"
-"Lists (comma-separated) make a matrix: every combination runs.\n",
-	.tables = (const struct cli_option *const[]){ stress_options, gb_output_options,
-						      program_options, NULL },
-	.tail =
-"\n"
-"Exit status: 0 every run balanced (unsupported ones are reported), 1 a run\n"
-"failed or its ledger did not balance, 2 bad usage.\n"
-"\n"
-"Examples:\n"
-"  knotif-stress --targets=1000 --topology=per-target --strategy=epoll --requests=10\n"
-"  knotif-stress --strategy=blocking,poll,epoll,io_uring --targets=1,10,100 --placement=same\n"
-"  knotif-stress --targets=50 --signals --kill --requests=2000\n"
-"  knotif-stress --pending=1,10,100,1000 --placement=same\n",
-	.column = 30,
-};
+/* OPT_*, cli_tool_options[] and cli_tool_spec (--help), from stress_options.def */
+#define CLI_OPTIONS_DEF "stress_options.def"
+#include "cli_options_def.h"
 
 /* The strategies' names, in registry order, joined by sep. */
 static const char *strategy_names(char *out, size_t len, const char *sep)
@@ -274,7 +196,7 @@ void options_parse(struct options *o, int argc, char **argv)
 	set_defaults(o);
 	snprintf(strategy_help, sizeof(strategy_help), "%s (default %s)",
 		 strategy_names(names, sizeof(names), " | "), DEFAULT_STRATEGY);
-	while ((c = cli_next_option(&spec, argc, argv)) != -1)
+	while ((c = cli_next_option(&cli_tool_spec, argc, argv)) != -1)
 		if (!gb_output_option(&o->output, c, optarg))
 			parse_option(o, c);
 	cli_no_operands(argc, argv);
