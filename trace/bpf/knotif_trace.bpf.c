@@ -34,24 +34,6 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* the knobs (knotif_trace.bpf.h says what each is for) */
-const volatile bool use_tree;
-const volatile char targ_comm[KT_COMM_LEN];
-const volatile bool have_filter;
-const volatile bool unotif_from_syscalls = true;
-const volatile bool want_ptrace = true;
-const volatile bool want_events;
-const volatile __u32 slot_mask = KT_TASK_SLOTS - 1;
-
-/* the maps and globals every source shares (notified_nrs and unconfirmed: sched.bpf.c) */
-struct kt_slots_map slots SEC(".maps");
-struct kt_tasks_map tasks SEC(".maps");
-struct kt_counts_map counts SEC(".maps");
-struct kt_hists_map hists SEC(".maps");
-struct kt_events_map events SEC(".maps");
-bool storage_used;
-__u64 attach_ns;
-
 /*
  * The sources and the tasks' lifecycle, a file each, compiled in this one
  * unit rather than linked (bpftool gen object): Debian 12's libbpf (1.1)

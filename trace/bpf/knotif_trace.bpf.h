@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What knotif-trace's BPF programs share, whichever probe source they serve:
- * the knobs user space sets before load, the maps and globals (each defined
- * once, in knotif_trace.bpf.c or where the one source using it lives), the
- * counters and histograms, a task's state, and how a notification ends.
- * Every .bpf.c of this folder includes it and nothing else of the folder;
- * knotif_trace.bpf.c makes the one object of them all.
+ * the knobs user space sets before load, the maps and globals (those one
+ * source alone uses live in its file), the counters and histograms, a
+ * task's state, and how a notification ends. Every .bpf.c of this folder
+ * includes it and nothing else of the folder; knotif_trace.bpf.c makes the
+ * one object of them all, so what is defined here is defined once in it.
  */
 #ifndef KNOTIF_TRACE_BPF_H
 #define KNOTIF_TRACE_BPF_H
@@ -21,65 +21,60 @@
 #define NOTIF_FLAG_CONTINUE 0x1U
 #define ENOSYS_		38
 
-/* knobs set by user space before load (knotif_trace.bpf.c) */
-extern const volatile bool use_tree;			/* only --pid's or COMMAND's tasks and their children */
-extern const volatile char targ_comm[KT_COMM_LEN];	/* "": any */
-extern const volatile bool have_filter;
+/* knobs set by user space before load */
+const volatile bool use_tree;			/* only --pid's or COMMAND's tasks and their children */
+const volatile char targ_comm[KT_COMM_LEN];	/* "": any */
+const volatile bool have_filter;
 /* false with the tracepoint source: the seccomp events replace the ioctl reconstruction */
-extern const volatile bool unotif_from_syscalls;
-extern const volatile bool want_ptrace;		/* --kinds includes ptrace */
-extern const volatile bool want_events;		/* --events: a record per notification */
-extern const volatile __u32 slot_mask;		/* the slot array's size - 1 (--task-slots) */
+const volatile bool unotif_from_syscalls = true;
+const volatile bool want_ptrace = true;		/* --kinds includes ptrace */
+const volatile bool want_events;		/* --events: a record per notification */
+const volatile __u32 slot_mask = KT_TASK_SLOTS - 1;	/* the slot array's size - 1 (--task-slots) */
 
 extern struct task_struct *bpf_task_from_pid(s32 pid) __ksym;
 extern void bpf_task_release(struct task_struct *p) __ksym;
 
 /* a task's state, at its thread id modulo KT_TASK_SLOTS, while it holds that slot */
-struct kt_slots_map {
+struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, KT_TASK_SLOTS);
 	__type(key, __u32);
 	__type(value, struct kt_task);
-};
-extern struct kt_slots_map slots SEC(".maps");
+} slots SEC(".maps");
 
 /* the state of a task whose slot was taken: dearer to reach, so looked at only when storage_used */
-struct kt_tasks_map {
+struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, int);
 	__type(value, struct kt_task);
-};
-extern struct kt_tasks_map tasks SEC(".maps");
+} tasks SEC(".maps");
 
-struct kt_counts_map {
+struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct kt_counts);
-};
-extern struct kt_counts_map counts SEC(".maps");
+} counts SEC(".maps");
 
 /* every phase of a kind on a CPU in one value (key cpu * KT_KIND_COUNT + kind) */
-struct kt_hists_map {
+struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, KT_KIND_COUNT);	/* user space: possible CPUs * KT_KIND_COUNT */
 	__type(key, __u32);
 	__type(value, struct kt_phases);
-};
-extern struct kt_hists_map hists SEC(".maps");
+} hists SEC(".maps");
 
 /* --events only; user space shrinks it to one page otherwise */
-struct kt_events_map {
+struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 16 << 20);
-};
-extern struct kt_events_map events SEC(".maps");
+} events SEC(".maps");
 
 /* set (never cleared) before the first task state goes to task storage; user space sets it too */
-extern bool storage_used;
+bool storage_used;
 /* CLOCK_MONOTONIC ns once the programs attached (the done source's start; ~0 until then) */
-extern __u64 attach_ns;
+__u64 attach_ns;
 
 /*
  * Waking the reader for every record costs an irq_work and a context switch
