@@ -59,7 +59,7 @@ const char *const outcome_key[] = {
 	[KT_OUT_UNEXPLAINED] = "unexplained",
 };
 
-static int64_t span(unsigned long long from, unsigned long long to)
+static int64_t span_ns(unsigned long long from, unsigned long long to)
 {
 	return from && to && to >= from ? (int64_t)(to - from) : -1;
 }
@@ -70,17 +70,17 @@ int64_t event_phase(const struct kt_event *e, enum kt_phase p)
 		return -1;
 	switch (p) {
 	case KT_PH_QUEUE_WAIT:
-		return span(e->queued_ns, e->sent_ns);
+		return span_ns(e->queued_ns, e->sent_ns);
 	case KT_PH_THINK:
-		return span(e->sent_ns, e->replied_ns);
+		return span_ns(e->sent_ns, e->replied_ns);
 	case KT_PH_WAKE:
-		return span(e->replied_ns, e->resumed_ns);
+		return span_ns(e->replied_ns, e->resumed_ns);
 	default:
 		/* only when every phase is known, so the phases sum to it */
-		if (span(e->queued_ns, e->sent_ns) < 0 || span(e->sent_ns, e->replied_ns) < 0 ||
-		    span(e->replied_ns, e->resumed_ns) < 0)
+		if (span_ns(e->queued_ns, e->sent_ns) < 0 || span_ns(e->sent_ns, e->replied_ns) < 0 ||
+		    span_ns(e->replied_ns, e->resumed_ns) < 0)
 			return -1;
-		return span(e->queued_ns, e->resumed_ns);
+		return span_ns(e->queued_ns, e->resumed_ns);
 	}
 }
 
