@@ -2,8 +2,9 @@
 """Reading Google Benchmark JSON rows (knotif-bench, knotif-stress, kernel/bench), once.
 
 Every script that turns a result file into a table imports this instead of
-walking "benchmarks" itself: scripts/readme-tables, the results/*/regen
-scripts and analysis/report.
+walking "benchmarks" itself: scripts/readme-tables, the table writers the
+results/*/regen scripts call (bench/scripts, tools/*/scripts, trace/scripts,
+kernel/scripts) and analysis/report.
 
     import gbrows
     doc = gbrows.load("results/bench/reference.json")

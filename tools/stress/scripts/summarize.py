@@ -4,20 +4,21 @@
 
 usage: summarize.py MATRIX.json VARIANTS.json PENDING.json [HEADLINE.md]
 HEADLINE.md, if named, gets the few lines the top-level README includes.
+results/stress/regen runs it on the files it has just written.
 Uses the _median aggregate rows (the iteration row when a run has one
 repetition). Ratios compare strategies measured in the same invocation.
 """
-import json
 import os
 import re
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "scripts"))
 import gbrows  # noqa: E402
 
 NAME = re.compile(r"^stress/(?P<strategy>[^/]+)/(?P<topo>[^/]+)/targets:(?P<n>\d+)/threads:(?P<k>\d+)/"
                   r"(?P<wake>\w+)/.*placement:(?P<pl>\w+)$")
 PEND = re.compile(r"^pending/M:(?P<m>\d+)/(?P<wake>\w+)/placement:(?P<pl>\w+)$")
+USAGE = "usage: summarize.py MATRIX.json VARIANTS.json PENDING.json [HEADLINE.md]"
 
 
 def context_line(doc):
@@ -28,9 +29,7 @@ def context_line(doc):
 
 
 def main():
-    matrix = json.load(open(sys.argv[1]))
-    variants = json.load(open(sys.argv[2]))
-    pending = json.load(open(sys.argv[3]))
+    matrix, variants, pending = (gbrows.load(p) for p in sys.argv[1:4])
     rows, errors = gbrows.headline_rows(matrix)
     runs = {}
     for name, r in rows.items():
@@ -128,10 +127,19 @@ def headline(f, matrix, verdicts, curve):
     print("| placement | wake-up | M | ID_VALID µs | × M=1 | SEND µs | × M=1 |", file=f)
     print("|---|---|---:|---:|---:|---:|---:|", file=f)
     for (pl, wake), points in sorted(curve.items()):
-        (m0, r0), (m1, r1) = points[0], points[-1]
+        r0, (m1, r1) = points[0][1], points[-1]
         print("| %s | %s | %d | %.2f | %.0f | %.2f | %.1f |" % (
             pl, wake, m1, r1["id_valid_p50"] / 1000, r1["id_valid_p50"] / r0["id_valid_p50"],
             r1["send_p50"] / 1000, r1["send_p50"] / r0["send_p50"]), file=f)
 
 
-main()
+if __name__ == "__main__":
+    if not 4 <= len(sys.argv) <= 5 or any(a.startswith("-") for a in sys.argv[1:]):
+        print(USAGE, file=sys.stderr)
+        sys.exit(2)
+    try:
+        main()
+    except (OSError, ValueError) as e:
+        # a file missing or not JSON: one line naming it, as gbrows.table_main's scripts say it
+        print(f"summarize: {e}", file=sys.stderr)
+        sys.exit(1)
