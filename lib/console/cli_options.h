@@ -10,7 +10,8 @@
  * A program's options, each declared once, in a table that yields both
  * getopt_long's long options and short-option string and the option lines
  * of --help (which help2man and scripts/helpopts.py read in turn for the
- * man page and the shell completion):
+ * man page and the shell completion). Most tools write it as a data file
+ * that cli_options_def.h expands (bench/bench_options.def); by hand:
  *
  *   static const struct cli_option options[] = {
  *           { "samples", OPT_SAMPLES, required_argument, "--samples=N",
