@@ -10,83 +10,6 @@
 
 #include "why.h"
 
-/* the password in uri's user:PASSWORD@, its length in *n; NULL when there is none */
-static const char *userinfo_password(const char *uri, size_t *n)
-{
-	const char *scheme = strstr(uri, "://"), *at, *colon;
-
-	at = scheme ? strchr(scheme + 3, '@') : NULL;
-	colon = at ? memchr(scheme + 3, ':', (size_t)(at - scheme - 3)) : NULL;
-	if (!colon)
-		return NULL;
-	*n = (size_t)(at - colon - 1);
-	return colon + 1;
-}
-
-/* the value of the password= after from, its length in *n; NULL when there is none */
-static const char *password_param(const char *from, size_t *n)
-{
-	const char *pw = strstr(from, "password=");
-
-	if (!pw)
-		return NULL;
-	pw += strlen("password=");
-	*n = strcspn(pw, "&");
-	return pw;
-}
-
-/*
- * text's n bytes at p replaced by with: the position after it, or NULL
- * when it would not fit in len and text was cut at p instead (never the
- * secret, whatever is lost).
- */
-static char *replace_span(char *text, size_t len, char *p, size_t n, const char *with)
-{
-	size_t wn = strlen(with), tail = strlen(p + n);
-
-	if ((size_t)(p - text) + wn + tail + 1 > len) {
-		*p = 0;
-		return NULL;
-	}
-	memmove(p + wn, p + n, tail + 1);
-	memcpy(p, with, wn);
-	return p + wn;
-}
-
-/* every occurrence in text of what[0..n) replaced by with */
-static void replace_all(char *text, size_t len, const char *what, size_t n, const char *with)
-{
-	char *p = text;
-
-	while (n && p && (p = memmem(p, strlen(p), what, n)))
-		p = replace_span(text, len, p, n, with);
-}
-
-/* uri for messages, into buf: its password (user:PASSWORD@, password=PASSWORD) as *** */
-static void mask_uri(const char *uri, char *buf, size_t len)
-{
-	const char *pw;
-	size_t n;
-
-	snprintf(buf, len, "%s", uri);
-	if ((pw = userinfo_password(uri, &n)))
-		snprintf(buf, len, "%.*s***%s", (int)(pw - uri), uri, pw + n);
-	for (char *p = buf; p && (pw = password_param(p, &n));)
-		p = replace_span(buf, len, buf + (pw - buf), n, "***");
-}
-
-void store_mask_text(const struct store *s, char *text, size_t len)
-{
-	const char *pw;
-	size_t n;
-
-	replace_all(text, len, s->uri, strlen(s->uri), s->where);
-	if ((pw = userinfo_password(s->uri, &n)))
-		replace_all(text, len, pw, n, "***");
-	for (const char *p = s->uri; (pw = password_param(p, &n)); p = pw + n)
-		replace_all(text, len, pw, n, "***");
-}
-
 /*
  * The length of uri's scheme, RFC 3986 style: a letter, then letters,
  * digits, + - or ., then ':' (in the first path component: a scheme has no
@@ -126,7 +49,7 @@ int store_open(struct store **out, const char *uri, bool create, char *why, size
 	/* libpq knows its schemes in lower case only: PostgreSQL:// would be a database name */
 	for (size_t i = 0; pg && i < n; i++)
 		s->uri[i] = (char)tolower((unsigned char)s->uri[i]);
-	mask_uri(s->uri, s->where_buf, sizeof(s->where_buf));
+	store_mask_uri(s->uri, s->where_buf, sizeof(s->where_buf));
 	s->where = s->where_buf;
 	path = sqlite ? s->uri + n + 1 : s->uri;
 	if (pg && strncmp(uri + n + 1, "//", 2)) {
@@ -177,12 +100,4 @@ int store_query(struct store *s, const char *sql, int nparams, const char *const
 int store_exec(struct store *s, const char *sql, char *why, size_t len)
 {
 	return store_query(s, sql, 0, NULL, NULL, why, len);
-}
-
-void store_rows_free(struct store_rows *rows)
-{
-	for (size_t i = 0; i < rows->nrows * rows->ncols; i++)
-		free(rows->cells[i]);
-	free(rows->cells);
-	memset(rows, 0, sizeof(*rows));
 }

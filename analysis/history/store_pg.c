@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "store.h"
+#include "store_backend.h"
 #include "why.h"
 
 /* libpq's messages span lines ("server closed the connection unexpectedly\n\tThis ..."): one line */

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "store.h"
+#include "store_backend.h"
 #include "why.h"
 
 /* long enough that concurrent CI jobs on one machine queue instead of failing */
