@@ -39,13 +39,19 @@ void empty_probes_take(struct empty_probes *e, struct knotif_trace_bpf *skel)
 	}
 }
 
-int empty_probes_load(struct empty_probes *e, char *why, size_t len)
+int empty_prog_load(const char *name, int attach_type, __u32 btf_id)
 {
 	static const struct bpf_insn insns[] = {
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = attach_type, .attach_btf_id = btf_id);
 
+	return bpf_prog_load(BPF_PROG_TYPE_TRACING, name, "GPL", insns, 2, &opts);
+}
+
+int empty_probes_load(struct empty_probes *e, char *why, size_t len)
+{
 	for (int i = 0; i < e->count; i++) {
 		struct empty_probe *p = &e->probe[i];
 		const char *target = strchr(p->hook, '/');
@@ -55,9 +61,7 @@ int empty_probes_load(struct empty_probes *e, char *why, size_t len)
 			snprintf(why, len, "%s: no %s in the kernel's BTF", p->name, p->hook);
 			return -ENOENT;
 		}
-		LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = p->attach_type,
-			    .attach_btf_id = (__u32)id);
-		p->prog_fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, p->name, "GPL", insns, 2, &opts);
+		p->prog_fd = empty_prog_load(p->name, p->attach_type, (__u32)id);
 		if (p->prog_fd < 0) {
 			snprintf(why, len, "%s on %s: %s", p->name, p->hook, strerror(-p->prog_fd));
 			return p->prog_fd;

@@ -13,6 +13,8 @@
 
 #include <stdio.h>
 
+#include <linux/types.h>
+
 struct knotif_trace_bpf;
 
 #define EMPTY_PROBES_MAX 12	/* the skeleton's per-event probes */
@@ -29,6 +31,12 @@ struct empty_probes {
 	struct empty_probe probe[EMPTY_PROBES_MAX];
 };
 
+/*
+ * A tracing program of two instructions at the hook btf_id names
+ * (attach_type BPF_TRACE_RAW_TP or BPF_TRACE_FENTRY): its fd, or -errno.
+ * Also source.c's trial of fentry.
+ */
+int empty_prog_load(const char *name, int attach_type, __u32 btf_id);
 /* Between open and load: the per-event probes set to load step aside for empty ones. */
 void empty_probes_take(struct empty_probes *e, struct knotif_trace_bpf *skel);
 /* Load them (0, or -errno with the reason in why), attach them, close them. */

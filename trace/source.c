@@ -61,15 +61,11 @@ static bool seccomp_tracepoint(const struct btf *vmlinux, const char *event, con
 }
 
 /*
- * Trial load and attach of an empty fentry program on func, the way
- * libbpf-tools decides between fentry and its fallbacks.
+ * Trial load and attach of an empty fentry program on func (empty_prog_load()),
+ * the way libbpf-tools decides between fentry and its fallbacks.
  */
 static bool fentry_works(const struct btf *vmlinux, const char *func, char *why, size_t len)
 {
-	struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
 	int id = vmlinux ? btf__find_by_name_kind(vmlinux, func, BTF_KIND_FUNC) : -ENOENT;
 	int fd, link;
 
@@ -77,11 +73,9 @@ static bool fentry_works(const struct btf *vmlinux, const char *func, char *why,
 		snprintf(why, len, "fentry: %s is not in the kernel's BTF", func);
 		return false;
 	}
-	LIBBPF_OPTS(bpf_prog_load_opts, lopts, .expected_attach_type = BPF_TRACE_FENTRY,
-		    .attach_btf_id = (__u32)id);
-	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "kt_fentry_try", "GPL", insns, 2, &lopts);
+	fd = empty_prog_load("kt_fentry_try", BPF_TRACE_FENTRY, (__u32)id);
 	if (fd < 0) {
-		snprintf(why, len, "fentry on %s refused at load: %s", func, strerror(errno));
+		snprintf(why, len, "fentry on %s refused at load: %s", func, strerror(-fd));
 		return false;
 	}
 	link = bpf_link_create(fd, 0, BPF_TRACE_FENTRY, NULL);
