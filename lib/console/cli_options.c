@@ -84,11 +84,9 @@ void cli_help(const struct cli_spec *spec, FILE *out)
 	fputs(spec->head, out);
 	for (const struct cli_option *const *t = spec->tables; *t; t++) {
 		for (const struct cli_option *o = *t; !is_end(o); o++) {
-			int width = o->shown ? 2 + (int)strlen(o->shown) : 0;
-
 			if (!o->shown || !o->help)
 				continue;
-			if (width + 2 > spec->column)
+			if (2 + (int)strlen(o->shown) + 2 > spec->column)	/* no two blanks before the help */
 				fprintf(out, "  %s\n%*s", o->shown, spec->column, "");
 			else
 				fprintf(out, "  %-*s", spec->column - 2, o->shown);
