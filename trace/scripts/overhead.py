@@ -17,8 +17,8 @@ knotif-trace with each of its stock-kernel attachments alone
 selected (-p 1: every probe leaves in its first instructions), to say which
 attachment costs what. The load average is recorded before and after.
 
-Writes OUT/overhead.json and overhead.md (and its table into
-trace/README.md, between the overhead markers); with --examples also
+Writes OUT/overhead.json and overhead.md (scripts/readme-tables then
+copies the table into the READMEs); with --examples also
 trace/knotif-phases_example.txt, trace/knotif-ptrace_example.txt and
 trace/knotif-trace_example.txt. With --before DIR, an older checkout built
 in DIR/build: its bpftrace scripts and knotif-trace run as two more
@@ -33,8 +33,7 @@ untraced, knotif-trace's done source and the tracepoint source (the default
 before it), each unotif only, attached with nothing selected, and with its
 programs empty, the tracepoint source with ptrace, and the sched source,
 all in each round; then, once, each seccomp source's programs' own
-instructions (--prog-stats). Writes OUT/overhead-vm.{json,md} (and its
-tables into trace/README.md, between the overhead-vm markers).
+instructions (--prog-stats). Writes OUT/overhead-vm.{json,md}.
 
 With --vm-profile: in the same guest, one run of unotif/sync/emulate each
 untraced and under the done and tracepoint sources, with QEMU's tbcount
@@ -45,7 +44,7 @@ instructions go, function by function. Writes OUT/profile-vm.{json,md}.
 With --rewrite: measures nothing. Each .md in OUT is written again from the
 .json beside it (overhead, overhead-vm, profile-vm: each that exists), by
 the same code that writes it after a measurement, which reads nothing but
-that .json; trace/README.md is left alone.
+that .json.
 
 usage: trace/scripts/overhead.py --out DIR [--rounds N] [--samples N] [--reps N] [--examples]
                                  [--build DIR] [--before DIR] [--vm] [--vm-profile] [--rewrite]
@@ -158,7 +157,7 @@ def main():
 
 
 def rewrite(out):
-    """--rewrite: each .md in out from the .json beside it; trace/README.md is left alone."""
+    """--rewrite: each .md in out from the .json beside it."""
     written = 0
     for name, write_md in (("overhead", write_host_md), ("overhead-vm", write_vm_md),
                            ("profile-vm", write_profile_md)):
@@ -191,22 +190,13 @@ def write_text(path, text):
         f.write(text)
 
 
-def publish(md_path, begin=None, end=None):
-    """Prints the table just written; with markers, copies it into trace/README.md between
-    them, less its first two lines (the generated-by comment and the title)."""
-    md = open(md_path).read()
-    print(md)
-    if begin is None:
-        return
-    readme = os.path.join(TRACE, "README.md")
-    text = open(readme).read()
-    if begin in text and end in text:
-        head, rest = text.split(begin, 1)
-        open(readme, "w").write(head + begin + md.split("\n", 2)[2] + rest[rest.index(end):])
+def publish(md_path):
+    """Prints the table just written (scripts/readme-tables copies it into the READMEs)."""
+    print(open(md_path).read())
 
 
 def host_overhead(a):
-    """The host's rounds: overhead.{json,md}, the README's copy, with --examples the examples."""
+    """The host's rounds: overhead.{json,md}, with --examples the examples."""
     if os.geteuid() != 0:
         die("needs root (the tracers load BPF programs)")
     bench, kt = host_tools(a.build)
@@ -239,7 +229,7 @@ def host_overhead(a):
     write_json(result, os.path.join(a.out, "overhead.json"))
     md = os.path.join(a.out, "overhead.md")
     write_host_md(result, md)
-    publish(md, "<!-- overhead:begin (results/trace/regen) -->\n", "<!-- overhead:end -->")
+    publish(md)
     if a.examples:
         write_examples(link, comm, kt, bench)
 
@@ -532,7 +522,7 @@ def vm_overhead(a):
     write_json(result, os.path.join(a.out, "overhead-vm.json"))
     md = os.path.join(a.out, "overhead-vm.md")
     write_vm_md(result, md)
-    publish(md, "<!-- overhead-vm:begin (results/trace/regen --vm) -->\n", "<!-- overhead-vm:end -->")
+    publish(md)
 
 
 def write_vm_md(result, path):
