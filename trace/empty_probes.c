@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <linux/bpf.h>
 
@@ -50,24 +51,44 @@ int empty_prog_load(const char *name, int attach_type, __u32 btf_id)
 	return bpf_prog_load(BPF_PROG_TYPE_TRACING, name, "GPL", insns, 2, &opts);
 }
 
+/* the BTF id a probe's section names ("tp_btf/EVENT", "fentry/FUNC"), or -ENOENT */
+static int hook_btf_id(const struct btf *vmlinux, const struct empty_probe *p)
+{
+	const char *target = strchr(p->hook, '/');
+	char name[128];
+
+	if (!vmlinux || !target)
+		return -ENOENT;
+	if (p->attach_type == BPF_TRACE_FENTRY)
+		return btf__find_by_name_kind(vmlinux, target + 1, BTF_KIND_FUNC);
+	snprintf(name, sizeof(name), "btf_trace_%s", target + 1);
+	return btf__find_by_name_kind(vmlinux, name, BTF_KIND_TYPEDEF);
+}
+
 int empty_probes_load(struct empty_probes *e, char *why, size_t len)
 {
+	/* parsed once for every probe's lookup */
+	struct btf *vmlinux = e->count ? btf__load_vmlinux_btf() : NULL;
+	int err = 0;
+
 	for (int i = 0; i < e->count; i++) {
 		struct empty_probe *p = &e->probe[i];
-		const char *target = strchr(p->hook, '/');
-		int id = target ? libbpf_find_vmlinux_btf_id(target + 1, p->attach_type) : -EINVAL;
+		int id = hook_btf_id(vmlinux, p);
 
-		if (id < 0) {
+		if (id <= 0) {
 			snprintf(why, len, "%s: no %s in the kernel's BTF", p->name, p->hook);
-			return -ENOENT;
+			err = -ENOENT;
+			break;
 		}
 		p->prog_fd = empty_prog_load(p->name, p->attach_type, (__u32)id);
 		if (p->prog_fd < 0) {
 			snprintf(why, len, "%s on %s: %s", p->name, p->hook, strerror(-p->prog_fd));
-			return p->prog_fd;
+			err = p->prog_fd;
+			break;
 		}
 	}
-	return 0;
+	btf__free(vmlinux);
+	return err;
 }
 
 int empty_probes_attach(struct empty_probes *e, char *why, size_t len)

@@ -174,15 +174,23 @@ void source_set_autoload(struct knotif_trace_bpf *skel, int source, const struct
 		empty_probes_take(&empties, skel);
 }
 
-int source_load(struct knotif_trace_bpf *skel, int source)
+/* a step of --empty-programs' own programs (load, attach): 0, or -EOPNOTSUPP with the reason said */
+static int empty_step(int (*step)(struct empty_probes *e, char *why, size_t len))
 {
 	char why[200];
+
+	if (!step(&empties, why, sizeof(why)))
+		return 0;
+	fprintf(stderr, "%s: unsupported: --empty-programs: %s\n", knotif_prog, why);
+	return -EOPNOTSUPP;
+}
+
+int source_load(struct knotif_trace_bpf *skel, int source)
+{
 	int err = knotif_trace_bpf__load(skel);
 
-	if (!err && empty_probes_load(&empties, why, sizeof(why))) {
-		fprintf(stderr, "%s: unsupported: --empty-programs: %s\n", knotif_prog, why);
+	if (!err && empty_step(empty_probes_load))
 		return -EOPNOTSUPP;
-	}
 
 	if (err == -EPERM || err == -EACCES)
 		fprintf(stderr, "%s: unsupported: loading BPF programs needs root (CAP_BPF and "
@@ -206,14 +214,10 @@ int source_attach(struct knotif_trace_bpf *skel, int source)
 	 * returned, and then what was queued from that moment on, while our
 	 * own probe holds the event on.
 	 */
-	char why[200];
-
 	skel->bss->attach_ns = ~0ULL;
 	err = knotif_trace_bpf__attach(skel);
-	if (!err && empty_probes_attach(&empties, why, sizeof(why))) {
-		fprintf(stderr, "%s: unsupported: --empty-programs: %s\n", knotif_prog, why);
+	if (!err && empty_step(empty_probes_attach))
 		return -EOPNOTSUPP;
-	}
 	skel->bss->attach_ns = now_ns();
 
 	if (err)
