@@ -13,13 +13,12 @@
 Both: no file is a usage line and exit 2.
 Usage: result_tables.py SOURCE_DIR"""
 import glob
-import json
 import os
 import subprocess
 import sys
 import tempfile
 
-from testlib import check, finish
+from testlib import check, finish, first_difference, write_gb_runs
 
 root = sys.argv[1]
 standalone = [sys.executable, os.path.join(root, "bench", "scripts", "standalone-table.py")]
@@ -28,13 +27,8 @@ results = os.path.join(root, "results", "bench")
 
 
 def counters_run(path, src, p50s):
-    """a knotif-bench --counters run of one repetition per row: context.knotif.counters
-    names the source, each row's iteration is its headline row"""
-    bench = [{"name": n, "run_name": n, "run_type": "iteration", "repetitions": 1, "p50": p}
-             for n, p in p50s.items()]
-    with open(path, "w") as f:
-        json.dump({"context": {"knotif": {"counters": src}}, "benchmarks": bench}, f)
-    return path
+    """a knotif-bench --counters run of one repetition per row: context.knotif.counters names the source"""
+    return write_gb_runs(path, {n: [p] for n, p in p50s.items()}, {"knotif": {"counters": src}})
 
 
 with tempfile.TemporaryDirectory() as tmp:
@@ -44,11 +38,8 @@ with tempfile.TemporaryDirectory() as tmp:
                        capture_output=True, text=True)
     want = open(os.path.join(results, "standalone.md"), encoding="utf-8").read()
     if check(r.returncode == 0, f"standalone-table: exit {r.returncode}: {r.stderr}"):
-        got, lines = r.stdout.split("\n"), want.split("\n")
-        where = next((f"line {i + 1}: committed {w!r}, regenerated {g!r}"
-                      for i, (g, w) in enumerate(zip(got, lines)) if g != w),
-                     f"{len(lines)} lines committed, {len(got)} regenerated")
-        check(r.stdout == want, f"results/bench/standalone.md is not what its data regenerates: {where}")
+        where = first_difference(r.stdout, want)
+        check(not where, f"results/bench/standalone.md is not what its data regenerates: {where}")
     bad = os.path.join(tmp, "standalone.txt")
     with open(bad, "w") as f:
         f.write("unotif/async/emulate same-CPU: median 7000 ns\nsegfault\n")

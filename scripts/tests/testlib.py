@@ -49,7 +49,10 @@ def finish():
     sys.exit(0)
 
 
-def write_gb_runs(path, rows):
+def write_gb_runs(path, rows, context=None):
+    """A knotif-bench-like result file: rows {name: [p50 per repetition] or an
+    error message}, each with its iterations and median aggregate; context is
+    the document's context ({} when not given)."""
     bench = []
     for name, p50s in rows.items():
         if isinstance(p50s, str):
@@ -61,5 +64,17 @@ def write_gb_runs(path, rows):
         bench.append({"name": name + "_median", "run_name": name, "run_type": "aggregate",
                       "aggregate_name": "median", "repetitions": len(p50s), "p50": sorted(p50s)[len(p50s) // 2]})
     with open(path, "w") as f:
-        json.dump({"context": {}, "benchmarks": bench}, f)
+        json.dump({"context": context or {}, "benchmarks": bench}, f)
     return path
+
+
+def first_difference(got, want):
+    """'' when got (text or bytes) is want, else where they first part"""
+    if got == want:
+        return ""
+    nl = b"\n" if isinstance(got, bytes) else "\n"
+    got_lines, want_lines = got.split(nl), want.split(nl)
+    for i, (g, w) in enumerate(zip(got_lines, want_lines)):
+        if g != w:
+            return f"line {i + 1}: committed {w!r}, regenerated {g!r}"
+    return f"{len(want_lines)} lines committed, {len(got_lines)} regenerated"

@@ -11,7 +11,7 @@ import subprocess
 import sys
 import tempfile
 
-from testlib import check, finish
+from testlib import check, finish, first_difference
 
 root = sys.argv[1]
 script = [sys.executable, os.path.join(root, "tools", "stress", "scripts", "summarize.py")]
@@ -21,14 +21,7 @@ data = [os.path.join(results, n + ".json") for n in ("matrix", "variants", "pend
 
 def differs(path, want_path):
     """'' when path holds want_path's bytes, else where they first part"""
-    got, want = open(path, "rb").read(), open(want_path, "rb").read()
-    if got == want:
-        return ""
-    got_lines, want_lines = got.split(b"\n"), want.split(b"\n")
-    for i, (g, w) in enumerate(zip(got_lines, want_lines)):
-        if g != w:
-            return f"line {i + 1}: committed {w!r}, regenerated {g!r}"
-    return f"{len(want_lines)} lines committed, {len(got_lines)} regenerated"
+    return first_difference(open(path, "rb").read(), open(want_path, "rb").read())
 
 
 with tempfile.TemporaryDirectory() as tmp:
