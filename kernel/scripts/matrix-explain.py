@@ -50,6 +50,8 @@ METHODS = ("null", "unotif/async/emulate", "unotif/async/addfd", "unotif/sync/em
            "ptrace-seccomp/emulate")
 # a Debian image's package: linux-image-<ABI>-[<FLAVOUR>-]amd64-unsigned (ABI 6.1.0-57, 6.12.118+deb12)
 PACKAGE = re.compile(r"linux-image-(?P<abi>[0-9][^-]*(?:-[0-9][^-]*)?)-(?:(?P<flavour>[a-z][a-z0-9]*)-)?amd64-unsigned")
+# a kernel's own version at the start of a string (6.12.118-1~deb12u1, 6.12.118+deb12)
+VERSION = re.compile(r"[0-9]+(?:\.[0-9]+)*")
 # a flavour's name in the text, where it is not the flavour itself
 FLAVOURS = {"rt": "PREEMPT_RT"}
 # the question of a version step, where the two images have more to say than the
@@ -69,7 +71,7 @@ class Image:
             sys.exit(f"{path}:{n}: not NAME PACKAGE VERSION SHA256 EXPLAIN (yes or no): {line.strip()}")
         self.name, self.package, self.version, _, explain = fields
         self.explain = explain == "yes"
-        up = re.match(r"[0-9]+(?:\.[0-9]+)*", self.version)
+        up = VERSION.match(self.version)
         m = PACKAGE.fullmatch(self.package)
         if self.explain and (m is None or up is None):
             sys.exit(f"{path}:{n}: {self.name}: to be explained, a package linux-image-ABI-[FLAVOUR-]amd64-unsigned "
@@ -87,6 +89,11 @@ def explained(path):
     with open(path) as f:
         images = [Image(path, n, line) for n, line in enumerate(f, 1) if line.strip() and not line.startswith("#")]
     return sorted((i for i in images if i.explain), key=lambda i: (i.key, i.flavour is None), reverse=True)
+
+
+def kernel_names(images):
+    """the kernels explained: knotif's stock build, then the images"""
+    return [STOCK] + [i.name for i in images]
 
 
 class Data:
@@ -112,7 +119,7 @@ class Data:
     def version(self, kernel):
         """the kernel's own version (uname -r's first part) as its matrix rows give it"""
         r = next((b for (_, k), b in self.rows.items() if k == kernel), None)
-        m = re.match(r"[0-9]+(?:\.[0-9]+)*", r.get("kernel_version", "")) if r else None
+        m = VERSION.match(r.get("kernel_version", "")) if r else None
         return m[0] if m else None
 
     def p50(self, bench, kernel):
@@ -268,7 +275,7 @@ def comparisons(data, images, sw):
     def pairs(items):
         return [(label, a, b) for label, a, b in items if data.supported(*a) and data.supported(*b)]
 
-    kernels = [STOCK] + [i.name for i in images]
+    kernels = kernel_names(images)
     generic = [i for i in images if i.flavour is None]
     out = [("addfd", "ADDFD against a plain reply",
             "What ADDFD (install a descriptor in the target, then reply) costs beyond a plain reply, and why "
@@ -335,7 +342,7 @@ def main():
     if args and args[0].startswith("--images="):
         images_path = args.pop(0).split("=", 1)[1]
     if args[:1] == ["--kernels"] and len(args) <= 2:
-        kernels = [STOCK] + [i.name for i in explained(images_path)]
+        kernels = kernel_names(explained(images_path))
         if len(args) == 2:
             in_matrix(Data(args[1], None), args[1], kernels, images_path)
         print(" ".join(kernels))
@@ -345,7 +352,7 @@ def main():
     matrix, profiles, out_md, out_json = args
     data = Data(matrix, profiles)
     images = explained(images_path)
-    in_matrix(data, matrix, [STOCK] + [i.name for i in images], images_path)
+    in_matrix(data, matrix, kernel_names(images), images_path)
     out = ["<!-- SPDX-License-Identifier: GPL-2.0 -->",
            "# What the kernel matrix shows, measured",
            "",
