@@ -1,12 +1,13 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""repeat-table.py BOOT BOOT...: does a guest run repeat?
+"""repeat-table.py [--ran-only] BOOT BOOT...: does a guest run repeat?
 
 From two or more Google Benchmark files of the same command in the same
 kernel under -icount (make -f Makefile.kernel vm-gb, one a boot), a markdown
 table: per row, every repetition's p50 in each boot, and whether all of them
 are the same instruction count. Rows that did not run in a boot show its
-error. A BOOT is such a file, or AB.json:KERNEL, the knotif-bench run of
+error; with --ran-only, a row that ran in no boot (unsupported everywhere)
+is left out. A BOOT is such a file, or AB.json:KERNEL, the knotif-bench run of
 one kernel (stock or patched) in a vm-bench A/B file (ab-icount.json), so
 that two vm-bench runs are compared kernel by kernel. Exit 0; 1 when a file
 cannot be read or holds no such kernel; 2 on usage.
@@ -30,7 +31,7 @@ def load_boot(spec):
         raise ValueError(f"{path}: no knotif-bench run of the {kernel} kernel (not a vm-bench A/B file?)")
 
 
-def table(paths):
+def table(paths, ran_only=False):
     boots = [gbrows.runs(load_boot(p)) for p in paths]
     names = list(dict.fromkeys(n for b in boots for n in b))
     out = ["| row | " + " | ".join(f"boot {i + 1}: p50 of each repetition" for i in range(len(boots)))
@@ -49,6 +50,8 @@ def table(paths):
                 p50s = [it.get("p50") for it in r["iterations"]]
                 values += p50s
                 cells.append(", ".join(f"{v:,.0f}" for v in p50s))
+        if ran_only and not values:
+            continue
         if not every_boot_ran or len(values) < 2:
             same = "—"
         elif len(set(values)) == 1:
@@ -60,5 +63,9 @@ def table(paths):
 
 
 if __name__ == "__main__":
-    gbrows.table_main("repeat-table", "repeat-table.py BOOT.json|AB.json:stock|AB.json:patched (two or more)",
-                      table, min_files=2)
+    ran_only = sys.argv[1:2] == ["--ran-only"]
+    if ran_only:
+        del sys.argv[1]
+    gbrows.table_main("repeat-table",
+                      "repeat-table.py [--ran-only] BOOT.json|AB.json:stock|AB.json:patched (two or more)",
+                      lambda paths: table(paths, ran_only), min_files=2)
