@@ -9,7 +9,6 @@ name; the table shows the mean of the repetitions' means, the spread across
 repetitions, and the change. Reports only: nothing here fails a build.
 """
 import argparse
-import datetime
 import json
 import os
 import statistics
@@ -17,7 +16,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
 import gbrows  # noqa: E402  the one reader of Google Benchmark rows
-from vmmeta import load_meta  # noqa: E402  (this directory)
+from vmmeta import load_meta, make_command, run_date  # noqa: E402  (this directory)
 
 
 def load_rows(d):
@@ -69,12 +68,9 @@ def main():
     out.append("<!-- SPDX-License-Identifier: GPL-2.0 -->")
     out.append("# Stock vs patched: seccomp user-notification round trip under QEMU -icount")
     out.append("")
-    dates = sorted(d.get("context", {}).get("date", "") for d in list(ds.values()) + list(dp.values()))
-    when = dates[0] if dates and dates[0] else \
-        datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S+00:00")
+    when = run_date(d.get("context", {}).get("date", "") for d in list(ds.values()) + list(dp.values()))
     placement = mp.get("placement", "same")
-    make = ("make -f Makefile.kernel vm-bench" + (" KCONFIG=debian" if a.debian_config else "")
-            + ("" if placement == "same" else f" PLACEMENT={placement}"))
+    make = make_command("vm-bench", a.debian_config, placement)
     out.append(f"Produced by `{make}` (guest runs from {when}); "
                "do not edit by hand.")
     out.append("")

@@ -17,7 +17,6 @@ repetition, median); and bloat-o-meter on kernel/seccomp.o per patch.
 Reports only: nothing here fails a build.
 """
 import argparse
-import datetime
 import json
 import os
 import re
@@ -27,7 +26,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
 import gbrows  # noqa: E402  the one reader of Google Benchmark rows
-from vmmeta import load_meta  # noqa: E402  (this directory)
+from vmmeta import load_meta, make_command, run_date  # noqa: E402  (this directory)
 from icount_hist import SLOW_PATH, load_histogram, mean, modes_of, percentile, pooled, slow_share  # noqa: E402
 from stress_pending import curve  # noqa: E402  (this directory)
 
@@ -213,10 +212,9 @@ def main():
 
     sizes = [struct_size(a.pahole, os.path.join(d, "seccomp.o"), "notification") for d in a.levels]
 
-    dates = sorted(d for d in dates if d)
-    when = dates[0] if dates else datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S+00:00")
-    make = "make -f Makefile.kernel vm-bench-series PATCHES=" + os.path.relpath(a.series, os.getcwd()) + \
-        (" KCONFIG=debian" if a.debian_config else "")
+    when = run_date(dates)
+    make = make_command("vm-bench-series", a.debian_config, metas[-1].get("placement", "same"),
+                        "PATCHES=" + os.path.relpath(a.series, os.getcwd()))
 
     out = ["<!-- SPDX-License-Identifier: GPL-2.0 -->",
            "# The series per patch: round trips and their tail under QEMU -icount", "",
