@@ -29,11 +29,13 @@ sync mode on every kernel; each flavour against the generic image of its ABI
 (the flavour is in the package's name: linux-image-ABI-FLAVOUR-amd64-unsigned);
 one generic image per version (the newest pinned) against the version before;
 and the generic image of knotif's version against knotif's tinyconfig build.
+--methods prints the methods it explains, the ones vm-explain profiles;
 --kernels prints the kernels, the ones vm-explain profiles (with MATRIX.json:
 and fails, before anything is profiled, where the matrix lacks one of them).
 
 Usage: matrix-explain.py [--images=FILE] MATRIX.json PROFILES_DIR OUT.md OUT.json
-       matrix-explain.py [--images=FILE] --kernels [MATRIX.json]"""
+       matrix-explain.py [--images=FILE] --kernels [MATRIX.json]
+       matrix-explain.py --methods"""
 import json
 import os
 import re
@@ -341,6 +343,9 @@ def main():
     images_path = IMAGES
     if args and args[0].startswith("--images="):
         images_path = args.pop(0).split("=", 1)[1]
+    if args == ["--methods"]:
+        print(" ".join(METHODS))
+        return
     if args[:1] == ["--kernels"] and len(args) <= 2:
         kernels = kernel_names(explained(images_path))
         if len(args) == 2:
