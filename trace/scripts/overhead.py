@@ -190,9 +190,13 @@ def write_text(path, text):
         f.write(text)
 
 
-def publish(md_path):
-    """Prints the table just written (scripts/readme-tables copies it into the READMEs)."""
-    print(open(md_path).read())
+def save(result, out, name, write_md):
+    """OUT/NAME.json and NAME.md from it, the table printed (scripts/readme-tables
+    copies it into the READMEs)."""
+    write_json(result, os.path.join(out, name + ".json"))
+    md = os.path.join(out, name + ".md")
+    write_md(result, md)
+    print(open(md).read())
 
 
 def host_overhead(a):
@@ -226,10 +230,7 @@ def host_overhead(a):
     }
     if a.before:
         result["before"] = {"dir": a.before, "git_sha": before_sha, "results": before}
-    write_json(result, os.path.join(a.out, "overhead.json"))
-    md = os.path.join(a.out, "overhead.md")
-    write_host_md(result, md)
-    publish(md)
+    save(result, a.out, "overhead", write_host_md)
     if a.examples:
         write_examples(link, comm, kt, bench)
 
@@ -519,10 +520,7 @@ def vm_overhead(a):
         "tracepoint_unotif_programs_idle": progs["tracepoint"][1],
         "done_unotif_programs": progs["done"][0], "done_unotif_programs_idle": progs["done"][1],
     }
-    write_json(result, os.path.join(a.out, "overhead-vm.json"))
-    md = os.path.join(a.out, "overhead-vm.md")
-    write_vm_md(result, md)
-    publish(md)
+    save(result, a.out, "overhead-vm", write_vm_md)
 
 
 def write_vm_md(result, path):
@@ -611,10 +609,7 @@ def vm_profile(a):
         "kernel_image": kernel, "knotif_cache": knotif_cache(), "benchmark": PROFILE_BENCH,
         "samples": a.samples, "command_line": sys.argv, "profiles": profiles,
     }
-    write_json(result, os.path.join(a.out, "profile-vm.json"))
-    md = os.path.join(a.out, "profile-vm.md")
-    write_profile_md(result, md)
-    publish(md)
+    save(result, a.out, "profile-vm", write_profile_md)
 
 
 def write_profile_md(result, path):
