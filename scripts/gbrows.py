@@ -78,13 +78,15 @@ def runs(doc):
     return out
 
 
-def table_main(prog, usage, table, min_files=1):
+def table_main(prog, usage, table, min_files=1, max_files=None):
     """main() of a script that turns result files into a markdown table:
-    fewer than min_files files, or an option, is "usage: ..." and exit 2;
+    fewer than min_files files (or more than max_files), or an option, is
+    "usage: ..." and exit 2;
     table(files) goes to stdout; a file it cannot read or parse is
     "prog: error" and exit 1."""
     files = sys.argv[1:]
-    if len(files) < min_files or any(f.startswith("-") for f in files):
+    if len(files) < min_files or (max_files is not None and len(files) > max_files) or \
+            any(f.startswith("-") for f in files):
         print(f"usage: {usage}", file=sys.stderr)
         sys.exit(2)
     try:

@@ -10,10 +10,13 @@ THREADS the flood's, KERNEL and SHA the kernel release and knotif commit the
 rounds ran on. Each figure is the median over rounds; p50 and p99 also
 against idle's.
 """
+import os
 import statistics
 import sys
 
-USAGE = "usage: bystander-table.py ROUNDS N THREADS KERNEL SHA"
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "scripts"))
+import gbrows  # noqa: E402
+
 CONDITIONS = ("idle", "flood", "stuck")
 
 
@@ -53,11 +56,5 @@ def table(path, n, threads, kernel, sha):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 6:
-        print(USAGE, file=sys.stderr)
-        sys.exit(2)
-    try:
-        sys.stdout.write(table(*sys.argv[1:]))
-    except (OSError, ValueError) as e:
-        print(f"bystander-table: {e}", file=sys.stderr)
-        sys.exit(1)
+    gbrows.table_main("bystander-table", "bystander-table.py ROUNDS N THREADS KERNEL SHA",
+                      lambda args: table(*args), min_files=5, max_files=5)
